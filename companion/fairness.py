@@ -1,0 +1,290 @@
+"""Provably fair dice, coins and shuffles (docs/fairness.md).
+
+Before a game the server picks a secret seed and writes only its SHA-256 (the
+*commitment*) into the record header.  Every chance move is then
+
+    HMAC-SHA256(seed, f"{table_id}:{client_seed}:{nonce}:{counter}")
+
+cut into big-endian uint32 words, each range filled by rejection sampling (a
+word at or above the largest multiple of the range is thrown away, so no value
+is more likely than another).  ``nonce`` counts the chance moves drawn so far;
+``counter`` counts HMAC blocks within one draw.  When the game ends the seed is
+revealed, and anyone can recompute every die and coin from the record alone
+(:func:`verify_record`, ``companion verify``).
+
+Why HMAC and a nonce rather than a seeded RNG: the server cannot choose a
+convenient seed after seeing the phones' client seeds, and each value can be
+checked on its own, in any order, without replaying a generator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.core import ChanceRequest, Game, IllegalMove
+
+WORD_BYTES = 4
+WORD_SPAN = 1 << 32
+
+
+def _words(seed: bytes, table_id: str, client_seed: str, nonce: int) -> Iterator[int]:
+    """The endless stream of uint32 words behind one draw."""
+    counter = 0
+    while True:
+        message = f"{table_id}:{client_seed}:{nonce}:{counter}".encode()
+        block = hmac.new(seed, message, hashlib.sha256).digest()
+        for i in range(0, len(block), WORD_BYTES):
+            yield int.from_bytes(block[i:i + WORD_BYTES], "big")
+        counter += 1
+
+
+def _check_ranges(ranges: Sequence[int]) -> tuple[int, ...]:
+    out = tuple(ranges)
+    for r in out:
+        if isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= WORD_SPAN:
+            raise ValueError(f"a chance range must be an integer from 1 to 2**32, got {r!r}")
+    return out
+
+
+def values_for(seed: bytes, table_id: str, client_seed: str, nonce: int, ranges: Sequence[int]) -> tuple[int, ...]:
+    """The values of draw number ``nonce``: ``values[i]`` uniform in ``[0, ranges[i])``."""
+    ranges = _check_ranges(ranges)
+    words = _words(seed, table_id, client_seed, nonce)
+    values = []
+    for r in ranges:
+        limit = WORD_SPAN - WORD_SPAN % r  # largest multiple of r that fits: no modulo bias
+        for word in words:
+            if word < limit:
+                values.append(word % r)
+                break
+    return tuple(values)
+
+
+def commitment_of(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+class FairRandom:
+    """HMAC-SHA256(seed, f"{table_id}:{client_seed}:{nonce}:{counter}") -> uint32 chunks, rejection sampling.
+
+    Persist ``seed`` (secret), ``table_id`` and ``nonce`` to continue the same
+    commitment after a restart: ``FairRandom(seed, table_id, nonce)``.
+    """
+
+    def __init__(self, seed: bytes | None = None, table_id: str = "", nonce: int = 0):
+        if seed is None:
+            seed = secrets.token_bytes(32)
+        if not isinstance(seed, bytes | bytearray) or not seed:
+            raise ValueError("the seed must be non-empty bytes")
+        if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0:
+            raise ValueError(f"nonce must be a non-negative integer, got {nonce!r}")
+        self.seed: bytes = bytes(seed)
+        self.table_id: str = str(table_id)
+        self.nonce: int = nonce
+
+    @property
+    def commitment(self) -> str:
+        """sha256(seed) in hex: the record header's ``seed_commitment``."""
+        return commitment_of(self.seed)
+
+    def draw(self, ranges: tuple[int, ...], client_seed: str = "") -> tuple[tuple[int, ...], dict]:
+        """Values for one ChanceRequest and the proof ``{"nonce", "client_seed"}`` for the entry's ``data``."""
+        if not isinstance(client_seed, str):
+            raise ValueError("client_seed must be text")
+        values = values_for(self.seed, self.table_id, client_seed, self.nonce, ranges)
+        proof = {"nonce": self.nonce, "client_seed": client_seed}
+        self.nonce += 1
+        return values, proof
+
+    def reveal(self) -> str:
+        """The seed in hex, for the final ``reveal`` entry (``data: {"seed": hex}``)."""
+        return self.seed.hex()
+
+    def __repr__(self) -> str:  # never print the secret
+        return f"FairRandom(commitment={self.commitment[:12]}…, table_id={self.table_id!r}, nonce={self.nonce})"
+
+
+# --------------------------------------------------------------------------
+# Verifying a record
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """Something in a record that does not prove fair: ``seq`` None for the record as a whole."""
+
+    seq: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return self.message if self.seq is None else f"seq {self.seq}: {self.message}"
+
+
+@dataclass(frozen=True)
+class ChanceCheck:
+    """One die, coin or shuffle of the record, recomputed."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    label: str
+    ranges: tuple[int, ...] | None
+    recorded: tuple[int, ...]
+    expected: tuple[int, ...] | None
+    nonce: int | None
+    client_seed: str | None
+    problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    def describe(self) -> str:
+        who = "" if self.seat is None else f" for seat {self.seat + 1}"
+        if self.kind == "die" or self.kind == "dice":
+            shown = " ".join(str(v + 1) for v in self.recorded)
+        elif self.kind == "coin":
+            shown = " ".join(("heads" if v == 0 else "tails") if r == 2 else str(v)
+                             for v, r in zip(self.recorded, self.ranges or (2,) * len(self.recorded), strict=False))
+        else:
+            shown = str(list(self.recorded))
+        return f"{self.kind}{who}: {shown} (nonce {self.nonce})"
+
+
+@dataclass
+class FairnessReport:
+    commitment: str | None
+    revealed: str | None
+    checks: list[ChanceCheck] = field(default_factory=list)
+    mismatches: list[Mismatch] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def _revealed_seed(entries: list[dict], report: FairnessReport) -> bytes | None:
+    reveals = [e for e in entries if e.get("kind") == "reveal"]
+    if not reveals:
+        report.mismatches.append(Mismatch(None, "the record has no reveal entry: the seed was never disclosed"))
+        return None
+    if len(reveals) > 1:
+        report.mismatches.append(Mismatch(reveals[1]["seq"], "a second reveal entry"))
+    entry = reveals[0]
+    seed_hex = (entry.get("data") or {}).get("seed")
+    report.revealed = seed_hex if isinstance(seed_hex, str) else None
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except (TypeError, ValueError):
+        report.mismatches.append(Mismatch(entry["seq"], f"the revealed seed {seed_hex!r} is not hex"))
+        return None
+    if not seed:
+        report.mismatches.append(Mismatch(entry["seq"], "the revealed seed is empty"))
+        return None
+    if report.commitment is None:
+        report.mismatches.append(Mismatch(None, "the header has no seed_commitment: nothing was promised"))
+        return None
+    if commitment_of(seed) != report.commitment:
+        report.mismatches.append(Mismatch(entry["seq"], "the revealed seed does not match the header's seed_commitment"))
+        return None
+    return seed
+
+
+def _requests(record: Any, game: Game | None, report: FairnessReport) -> dict[int, ChanceRequest]:
+    """What the game asked of chance before each chance entry, by replaying the record."""
+    from companion.record import new_state  # noqa: PLC0415 - keep the module cheap to import
+
+    try:
+        state = new_state(record.header, game)
+    except (ValueError, KeyError, TypeError) as exc:
+        report.notes.append(f"the game could not be rebuilt ({exc}); ranges cannot be checked")
+        return {}
+    out: dict[int, ChanceRequest] = {}
+    applied: list[int] = []
+    for entry in record.entries:
+        kind = entry.get("kind")
+        if kind == "rollback":
+            target = int((entry.get("data") or {}).get("to", 0))
+            while applied and applied[-1] > target:
+                applied.pop()
+                state.undo()
+            continue
+        if kind != "move":
+            continue
+        move = entry.get("move") or {}
+        if isinstance(move, dict) and move.get("type") == "chance":
+            request = state.pending_chance()
+            if request is not None:
+                out[entry["seq"]] = request
+        if (entry.get("verdict") or {"ok": True}).get("ok"):
+            try:
+                state.apply(move)
+                applied.append(entry["seq"])
+            except IllegalMove as exc:
+                report.notes.append(f"seq {entry['seq']}: replay rejects this recorded move ({exc})")
+    return out
+
+
+def check_record(record: Any, game: Game | None = None) -> FairnessReport:
+    """Recompute every chance entry of ``record`` (a companion.record.Record); see docs/fairness.md."""
+    header = record.header
+    commitment = header.get("seed_commitment")
+    report = FairnessReport(commitment if isinstance(commitment, str) else None, None)
+    seed = _revealed_seed(record.entries, report)
+    table_id = header.get("table_id", "")
+    if not isinstance(table_id, str):
+        report.mismatches.append(Mismatch(None, f"the header's table_id {table_id!r} is not text"))
+        table_id = str(table_id)
+    requests = _requests(record, game, report)
+    seen_nonces: dict[int, int] = {}
+    for entry in record.entries:
+        move = entry.get("move")
+        if entry.get("kind") != "move" or not isinstance(move, dict) or move.get("type") != "chance":
+            continue
+        seq = entry["seq"]
+        raw = move.get("values")
+        recorded = tuple(raw) if isinstance(raw, list) else ()
+        request = requests.get(seq)
+        data = entry.get("data") if isinstance(entry.get("data"), dict) else {}
+        nonce = data.get("nonce")
+        client_seed = data.get("client_seed", "")
+        check = dict(seq=seq, kind=request.kind if request else "chance", seat=request.seat if request else None,
+                     label=request.label if request else "", ranges=request.ranges if request else None,
+                     recorded=recorded, expected=None,
+                     nonce=nonce if isinstance(nonce, int) else None,
+                     client_seed=client_seed if isinstance(client_seed, str) else None)
+        problem = None
+        if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0 or not isinstance(client_seed, str):
+            problem = "no proof (data needs an integer nonce and a client_seed text)"
+        elif request is None:
+            problem = "the game awaited no chance here, so its ranges are unknown"
+        elif seed is not None:
+            expected = values_for(seed, table_id, client_seed, nonce, request.ranges)
+            check["expected"] = expected
+            if expected != recorded:
+                problem = f"recorded {list(recorded)}, the seed gives {list(expected)}"
+        if problem is None and isinstance(nonce, int):
+            if nonce in seen_nonces:
+                problem = f"nonce {nonce} was already used at seq {seen_nonces[nonce]}"
+            seen_nonces.setdefault(nonce, seq)
+        result = ChanceCheck(**check, problem=problem)
+        report.checks.append(result)
+        if problem:
+            report.mismatches.append(Mismatch(seq, f"{result.describe()}: {problem}"))
+    if seen_nonces:
+        missing = sorted(set(range(max(seen_nonces) + 1)) - set(seen_nonces))
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (" …" if len(missing) > 10 else "")
+            report.notes.append(f"nonces drawn but not recorded: {shown} (a crash between drawing and "
+                                "recording, or a draw thrown away; ask the host)")
+    return report
+
+
+def verify_record(record: Any, game: Game | None = None) -> list[Mismatch]:
+    """Every reason ``record`` does not prove fair: commitment vs revealed seed and every chance entry."""
+    return check_record(record, game).mismatches
