@@ -162,6 +162,8 @@ class FairnessReport:
     checks: list[ChanceCheck] = field(default_factory=list)
     mismatches: list[Mismatch] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    game_error: str | None = None
+    """Why the game could not be rebuilt (then no range, hence no value, can be checked)."""
 
     @property
     def ok(self) -> bool:
@@ -202,7 +204,7 @@ def _requests(record: Any, game: Game | None, report: FairnessReport) -> dict[in
     try:
         state = new_state(record.header, game)
     except (ValueError, KeyError, TypeError) as exc:
-        report.notes.append(f"the game could not be rebuilt ({exc}); ranges cannot be checked")
+        report.game_error = str(exc)
         return {}
     out: dict[int, ChanceRequest] = {}
     applied: list[int] = []
@@ -261,6 +263,8 @@ def check_record(record: Any, game: Game | None = None) -> FairnessReport:
         problem = None
         if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0 or not isinstance(client_seed, str):
             problem = "no proof (data needs an integer nonce and a client_seed text)"
+        elif report.game_error is not None:
+            problem = f"cannot check: the game could not be rebuilt ({report.game_error})"
         elif request is None:
             problem = "the game awaited no chance here, so its ranges are unknown"
         elif seed is not None:

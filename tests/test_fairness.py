@@ -11,7 +11,7 @@ from engines.core import Verdict
 from tests.support.toy_game import GAME, Pick
 
 
-def _play(path, fair: FairRandom, *, reveal=True, client_seed="phone-1"):
+def play_fair_toy_game(path, fair: FairRandom, *, reveal=True, client_seed="phone-1"):
     """Referee a whole toy game with fair chance, as the server does, writing a real record."""
     state = GAME.new(2, deal=7)
     header = make_header("toy", "standard", 2, 7, seed_commitment=fair.commitment, table_id=fair.table_id)
@@ -75,7 +75,7 @@ def test_bad_ranges_are_refused(bad):
 
 def test_a_recorded_game_verifies(tmp_path):
     path = tmp_path / "game.jsonl"
-    _play(path, FairRandom(table_id="kitchen"))
+    play_fair_toy_game(path, FairRandom(table_id="kitchen"))
     report = check_record(read_record(path), game=GAME)
     assert report.ok, report.mismatches
     assert [c.kind for c in report.checks] == ["shuffle", "die", "die", "die"]
@@ -85,7 +85,7 @@ def test_a_recorded_game_verifies(tmp_path):
 def test_a_tampered_die_is_named(tmp_path):
     path = tmp_path / "game.jsonl"
     fair = FairRandom(table_id="kitchen")
-    _play(path, fair)
+    play_fair_toy_game(path, fair)
     record = read_record(path)
     die = next(e for e in record.entries if e["move"] and e["move"]["type"] == "chance" and len(e["move"]["values"]) == 1)
     die["move"]["values"] = [(die["move"]["values"][0] + 1) % 6]
@@ -96,7 +96,7 @@ def test_a_tampered_die_is_named(tmp_path):
 
 def test_a_wrong_seed_or_no_reveal_fails(tmp_path):
     path = tmp_path / "game.jsonl"
-    _play(path, FairRandom(table_id="x"), reveal=False)
+    play_fair_toy_game(path, FairRandom(table_id="x"), reveal=False)
     assert any("no reveal" in str(m) for m in verify_record(read_record(path), game=GAME))
     record = read_record(path)
     record.entries.append({"seq": len(record.entries) + 1, "kind": "reveal", "data": {"seed": "00" * 32}})
@@ -105,7 +105,7 @@ def test_a_wrong_seed_or_no_reveal_fails(tmp_path):
 
 def test_a_reused_nonce_and_a_missing_proof_are_named(tmp_path):
     path = tmp_path / "game.jsonl"
-    _play(path, FairRandom(b"s", "x"))
+    play_fair_toy_game(path, FairRandom(b"s", "x"))
     record = read_record(path)
     chance = [e for e in record.entries if e["move"] and e["move"]["type"] == "chance"]
     chance[2]["data"] = dict(chance[1]["data"])
@@ -117,7 +117,7 @@ def test_a_reused_nonce_and_a_missing_proof_are_named(tmp_path):
 
 def test_the_record_keeps_the_proof_in_canonical_json(tmp_path):
     path = tmp_path / "game.jsonl"
-    _play(path, FairRandom(b"s", "x"), client_seed="ph\u00f6ne")
+    play_fair_toy_game(path, FairRandom(b"s", "x"), client_seed="ph\u00f6ne")
     lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     assert lines[0]["table_id"] == "x" and lines[0]["seed_commitment"]
     assert lines[1]["data"] == {"nonce": 0, "client_seed": "ph\u00f6ne"}

@@ -1,0 +1,72 @@
+"""``companion verify`` on real records: passes a fair game, names a tampered die, exit codes."""
+
+import json
+
+from companion.cli import main
+from companion.fairness import FairRandom
+from companion.record import canonical, digest
+from tests.test_fairness import play_fair_toy_game
+
+TOY = ["--game-module", "tests.support.toy_game"]
+
+
+def _rechain(path, edit):
+    """Edit entries, then recompute the hash chain, as a cheat who knows the format would."""
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    header, entries = lines[0], lines[1:]
+    edit(entries)
+    prev = digest(canonical(header))
+    for entry in entries:
+        entry["prev_hash"] = prev
+        entry.pop("hash")
+        entry["hash"] = prev = digest(canonical(entry))
+    path.write_text("\n".join(canonical(x) for x in [header, *entries]) + "\n", encoding="utf-8")
+
+
+def test_a_fair_record_verifies(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    play_fair_toy_game(path, FairRandom(table_id="kitchen"))
+    assert main(["verify", str(path), *TOY]) == 0
+    out = capsys.readouterr().out
+    assert out.count("-> ok") == 4 and "shuffle" in out and "die: " in out
+    assert "verified: every die and coin" in out
+
+
+def test_a_tampered_die_fails_and_is_named(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    play_fair_toy_game(path, FairRandom(table_id="kitchen"))
+    seqs = []
+
+    def bump_second_die(entries):
+        dice = [e for e in entries if e["move"] and e["move"]["type"] == "chance" and len(e["move"]["values"]) == 1]
+        dice[1]["move"]["values"] = [(dice[1]["move"]["values"][0] + 1) % 6]
+        seqs.append(dice[1]["seq"])
+
+    _rechain(path, bump_second_die)
+    assert main(["verify", str(path), *TOY]) == 1
+    out = capsys.readouterr().out
+    bad = [line for line in out.splitlines() if "MISMATCH" in line]
+    assert len(bad) == 1 and bad[0].lstrip().startswith(str(seqs[0])) and "the seed gives" in bad[0]
+    assert "NOT verified" in out
+
+
+def test_no_reveal_fails(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    play_fair_toy_game(path, FairRandom(), reveal=False)
+    assert main(["verify", str(path), *TOY]) == 1
+    assert "no reveal entry" in capsys.readouterr().out
+
+
+def test_an_unreadable_record_exits_2(tmp_path, capsys):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("{", encoding="utf-8")
+    assert main(["verify", str(path)]) == 2
+    assert main(["verify", str(tmp_path / "missing.jsonl")]) == 2
+    assert "companion verify:" in capsys.readouterr().out
+
+
+def test_an_unknown_game_cannot_prove_anything(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    play_fair_toy_game(path, FairRandom())
+    assert main(["verify", str(path)]) == 1  # "toy" is not in the registry
+    assert "could not be rebuilt" in capsys.readouterr().out
