@@ -1,0 +1,113 @@
+"""The immutable snapshot of one game of ガンナガン, and the fixed table it is played at.
+
+A :class:`Snap` holds only what changes; a :class:`Table` holds what is fixed
+for the game (which card each id is, each seat's gunner), derived from the
+options, so a snapshot stays small and its JSON form stays plain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engines.gun_and_gun.cards import CardDef, CardSet, GunnerDef
+
+
+@dataclass(frozen=True)
+class Player:
+    life: int
+    hand: tuple[str, ...]
+    decks: tuple[tuple[str, ...], ...]
+    """Per gun, index 0 is the top card."""
+    loaded: tuple[tuple[str, ...], ...]
+    """Per gun, in loading order."""
+    voltage: tuple[str, ...]
+    """ボルテージ: used cards, oldest first; costs are paid from the oldest."""
+    trash: tuple[str, ...]
+    """Cards spent to pay costs (コスト)."""
+    responses: tuple[str, ...]
+    """対応 cards set face down."""
+    functions: tuple[str, ...]
+    """機能 cards played this turn, face up, waiting for the down phase."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the game waits for in the middle of a turn.
+
+    kind ``coin``: the ダブルエッジ toss of ``seat`` on ``card`` (from ``source``:
+    hand | skill | function); ``activate``: ``seat`` must resolve the action card
+    its skill revealed; ``response``: ``seat`` (the defender) may answer a shot of
+    ``hits`` hits; ``first``: a coin decides who goes first (equal speed).
+    """
+
+    kind: str
+    seat: int
+    card: str = ""
+    source: str = ""
+    hits: int = 0
+
+
+@dataclass(frozen=True)
+class Snap:
+    phase: str
+    """setup | main | down | over"""
+    players: tuple[Player, ...]
+    active: int
+    next_regular: int
+    """Whose regular turn follows once no extra turn is queued."""
+    turn: int
+    extra: bool
+    extra_turns: tuple[int, ...]
+    de_used: bool
+    uses: tuple[str, ...]
+    """Card keys with 【1ターン1度】 played this turn."""
+    shot: tuple[int, ...]
+    skill_used: bool
+    resolved_effects: tuple[str, ...]
+    """Effect keys of function cards resolved this down phase (GG-DE-13)."""
+    pending: Pending | None
+    shuffled: int
+    loser: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Table:
+    cards: CardSet
+    gunners: tuple[GunnerDef, ...]
+    ids: Mapping[str, CardDef]
+    owner: Mapping[str, int]
+    decks: tuple[tuple[tuple[str, ...], ...], ...]
+    """Per seat, per gun: the card ids of that gun's deck before the shuffle."""
+
+    def card(self, card_id: str) -> CardDef:
+        return self.ids[card_id]
+
+
+def build_table(cards: CardSet, gunner_keys: tuple[str, ...]) -> Table:
+    """Give every copy its own id: ``<seat><A|B>-<nn>`` (e.g. ``0A-07``)."""
+    gunners = tuple(cards.gunners[k] for k in gunner_keys)
+    ids: dict[str, CardDef] = {}
+    owner: dict[str, int] = {}
+    decks = []
+    for seat, gunner in enumerate(gunners):
+        per_gun = []
+        for gun_index, gun in enumerate(gunner.guns):
+            deck = []
+            for n, key in enumerate(gun.deck, 1):
+                card_id = f"{seat}{'AB'[gun_index]}-{n:02d}"
+                ids[card_id] = cards.cards[key]
+                owner[card_id] = seat
+                deck.append(card_id)
+            per_gun.append(tuple(deck))
+        decks.append(tuple(per_gun))
+    return Table(cards, gunners, ids, owner, tuple(decks))
+
+
+def new_snap(table: Table) -> Snap:
+    players = tuple(
+        Player(table.cards.life, (), table.decks[seat], ((), ()), (), (), (), ())
+        for seat in range(len(table.gunners))
+    )
+    return Snap("setup", players, 0, 1, 0, False, (), False, (), (), False, (), None, 0, None, "")
