@@ -1,0 +1,130 @@
+"""The application factory: ``create_app(config)`` builds one server.
+
+Flask serves the pages, Flask-SocketIO (threading async mode; simple-websocket
+gives real WebSockets) carries every message, the Hub holds the tables.  No
+module-level app: tests build as many servers as they like, each with its own
+database, port and games.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+from companion import qr
+from companion.config import Config, TableSpec
+from companion.hub import Hub
+from companion.ratelimit import RateLimiter
+from companion.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def templates_dir() -> Path:
+    """templates/ in a checkout, companion/templates in a wheel (see setup.py)."""
+    try:
+        import companion.templates as pkg
+
+        return Path(next(iter(pkg.__path__)))
+    except (ImportError, StopIteration):
+        return Path(__file__).resolve().parent.parent / "templates"
+
+
+@dataclass
+class Server:
+    """What a running server holds; ``app.extensions["companion"]``."""
+
+    config: Config
+    socketio: SocketIO
+    hub: Hub
+    store: Store
+    limiter: RateLimiter
+    pin: str
+    base_url: str | None
+    devices: Any = None
+    camera: Any = None
+
+    def create_table(self, spec: TableSpec, table_id: str | None = None):
+        return self.hub.create(spec, table_id)
+
+    def close(self) -> None:
+        self.hub.stop()
+        if self.camera is not None:
+            self.camera.close()
+        if self.devices is not None:
+            self.devices.close()
+        self.store.close()
+
+
+def create_app(config: Config | None = None) -> Flask:
+    """A ready server: tables restored from the store, the tables of ``config.tables`` opened."""
+    from companion import pages, sockets
+    from companion.config import default_db_path
+    from companion.devices_link import DeviceLink
+
+    config = config or Config()
+    folder = templates_dir()
+    app = Flask("companion", template_folder=str(folder), static_folder=str(folder / "static"),
+                static_url_path="/static")
+    app.config["SECRET_KEY"] = config.secret_key or secrets.token_hex(32)
+    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    socketio = SocketIO(
+        app,
+        async_mode="threading",
+        cors_allowed_origins=config.origins(),
+        message_queue=config.message_queue,
+        max_http_buffer_size=64 * 1024,  # a phone never sends more; a bigger message is refused at the socket
+        ping_interval=10,
+        ping_timeout=10,
+        logger=False,
+        engineio_logger=False,
+    )
+    store = Store(config.db if config.db is not None else default_db_path())
+    pin = config.pin or f"{secrets.randbelow(10**6):06d}"
+    devices = DeviceLink.open(config.serial)
+
+    def emit(event: str, data: dict, to: str) -> None:
+        socketio.emit(event, data, to=to)
+
+    hub = Hub(config, store, emit, devices)
+    limiter = RateLimiter(config.rate, config.burst)
+    base_url = qr.base_url(config.public_url, config.port) if config.public_url else None
+    server = Server(config, socketio, hub, store, limiter, pin, base_url, devices)
+    app.extensions["companion"] = server
+    app.register_blueprint(pages.bp)
+    sockets.register(socketio, hub, limiter, pin)
+
+    if config.restore:
+        for table in hub.restore():
+            log.info("restored table %s (%s) at entry %d", table.id, table.game.id, table.seq)
+    for spec in config.tables:
+        hub.create(spec)
+    if config.camera and config.camera != "none" and hub.tables:
+        from companion.camera import CameraLink
+
+        first = next(iter(hub.tables.values()))
+        referee = hub.referee(first.id)
+        server.camera = CameraLink.open(
+            config.camera, lambda changes, snap, ev: referee.call(referee.physical, changes, snap, ev), store)
+    return app
+
+
+def server_of(app: Flask) -> Server:
+    return app.extensions["companion"]
+
+
+def run(app: Flask) -> None:
+    """Serve until interrupted (werkzeug threaded server; fine for a table's dozen sockets)."""
+    server = server_of(app)
+    cfg = server.config
+    try:
+        server.socketio.run(app, host=cfg.host, port=cfg.port, allow_unsafe_werkzeug=True, use_reloader=False,
+                            log_output=False)
+    finally:
+        server.close()

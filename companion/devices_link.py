@@ -1,0 +1,73 @@
+"""Thin wiring to the LED boards (the ``devices`` package), optional.
+
+The server draws every die and coin from its provably fair generator; a board,
+when one is attached, *shows* those values.  Without boards (``--serial none``,
+none found, or the devices package absent) the table page shows them, so a
+game never waits on hardware.  Simulated boards run only when asked
+(``--serial sim`` or the demo).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class DeviceLink:
+    """Adapter from referee needs (show this chance) to ``devices.manager.DeviceManager``."""
+
+    def __init__(self, manager: Any):
+        self.manager = manager
+
+    @classmethod
+    def open(cls, spec: str, on_event: Callable[[Any], None] | None = None) -> DeviceLink | None:
+        """``spec``: ``none``, ``auto``, ``sim`` or a port.  None when there is nothing to drive."""
+        if not spec or spec == "none":
+            return None
+        try:
+            from devices.manager import DeviceManager  # lazily: a server without boards never imports pyserial
+        except ImportError as exc:
+            log.warning("no LED boards: the devices package is not available (%s); dice and coins shown on screen",
+                        exc)
+            return None
+        try:
+            manager = DeviceManager(spec, on_event or (lambda event: None))
+        except Exception as exc:  # a missing port must not stop the table: fall back to the screen
+            log.warning("no LED boards (%s): dice and coins shown on screen", exc)
+            return None
+        return cls(manager)
+
+    def _has(self, capability: str) -> bool:
+        try:
+            return bool(self.manager.has(capability))
+        except Exception:
+            return False
+
+    def show(self, request: Any, values: list[int]) -> bool:
+        """Show a chance outcome on a board; False when no board could (the page shows it anyway)."""
+        kind = getattr(request, "kind", "")
+        seat = getattr(request, "seat", None)
+        try:
+            if kind in ("die", "dice") and self._has("dice"):
+                self.manager.show_dice(seat, [v + 1 for v in values])
+                return True
+            if kind == "coin" and self._has("coin"):
+                self.manager.show_coin_toss(seat, list(values))
+                return True
+        except Exception as exc:
+            log.warning("board failed to show %s: %s", kind, exc)
+        return False
+
+    def status(self) -> Any:
+        try:
+            return self.manager.status()
+        except Exception as exc:
+            return {"error": str(exc)}
+
+    def close(self) -> None:
+        close = getattr(self.manager, "close", None)
+        if callable(close):
+            close()

@@ -1,0 +1,130 @@
+"""The tables this server process hosts, their referees, and who is connected.
+
+Sessions are keyed by socket id (it changes on every reconnect, so nothing
+lasting hangs on it); rooms are keyed by what they mean (a seat, a table),
+see companion.referee.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.config import Config, TableSpec
+from companion.referee import Referee
+from companion.store import Store
+from companion.tables import Table
+from engines import registry
+from engines.core import JSON, Game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Session:
+    """One connected socket: where it sits (or watches) and whether it proved the host PIN."""
+
+    sid: str
+    table: str | None = None
+    seat: int | None = None
+    role: str = "none"  # seat | display | spectator | remote
+    hosts: set[str] = field(default_factory=set)
+    language: str = "en"
+
+
+class Hub:
+    def __init__(self, config: Config, store: Store, emit: Callable[[str, JSON, str], None],
+                 devices: Any = None):
+        self.config = config
+        self.store = store
+        self._emit = emit
+        self.devices = devices
+        self.tables: dict[str, Table] = {}
+        self.referees: dict[str, Referee] = {}
+        self.sessions: dict[str, Session] = {}
+        self.lock = threading.RLock()
+
+    # ---- games ------------------------------------------------------------
+    def game(self, game_id: str) -> Game:
+        extra = self.config.extra_games.get(game_id)
+        return extra if extra is not None else registry.get(game_id)
+
+    def games(self) -> list[str]:
+        return [*self.config.extra_games, *registry.available()]
+
+    # ---- tables -----------------------------------------------------------
+    def emit(self, event: str, data: JSON, to: str) -> None:
+        self._emit(event, data, to)
+
+    def _attach(self, table: Table) -> Table:
+        with self.lock:
+            self.tables[table.id] = table
+            self.referees[table.id] = Referee(table, self, self.devices, on_over=self.record_match)
+        return table
+
+    def create(self, spec: TableSpec, table_id: str | None = None) -> Table:
+        game = self.game(spec.game)
+        seats = spec.seats or min(game.players)
+        table = Table.create(self.store, game, seats, spec.variant, spec.deal, spec.options,
+                             demo=spec.demo or self.config.demo, table_id=table_id)
+        self._attach(table)
+        # A game may open with chance (a shuffle): serve it before anyone looks.
+        self.referees[table.id].run(self.referees[table.id].serve_chance)
+        return table
+
+    def restore(self) -> list[Table]:
+        """Reopen every unfinished table in the store by replaying its record."""
+        out = []
+        for row in self.store.open_tables():
+            try:
+                game = self.game(row["header"]["game"])
+                table = Table.restore(self.store, row, game)
+            except (ValueError, KeyError) as exc:
+                log.error("cannot restore table %s: %s", row["id"], exc)
+                continue
+            if table.closed:
+                continue
+            out.append(self._attach(table))
+            self.referees[table.id].run(self.referees[table.id].serve_chance)
+        return out
+
+    def table(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    def referee(self, table_id: str) -> Referee:
+        return self.referees[table_id]
+
+    def seat_by_token(self, token: str) -> tuple[Table, int] | None:
+        for table in list(self.tables.values()):
+            seat = table.seat_for_token(token)
+            if seat is not None:
+                return table, seat.index
+        return None
+
+    def seat_by_code(self, code: str) -> tuple[Table, int] | None:
+        for table in list(self.tables.values()):
+            seat = table.seat_for_code(code)
+            if seat is not None:
+                return table, seat.index
+        return None
+
+    def record_match(self, table: Table) -> None:
+        outcome = table.state.outcome
+        if outcome is None:
+            return
+        seats = [{"seat": s.index, "name": s.name, "player_id": s.player_id} for s in table.seats]
+        match_id = self.store.record_match(table.id, table.game.id, table.state.variant, outcome.to_json(), seats)
+        if table.game.id == "two-freakin-swords":
+            # A character that lost its game is destroyed (the sheet stays, marked, for the history).
+            for s in table.seats:
+                character = getattr(s, "character_id", None)
+                if character is not None and s.index not in outcome.winners:
+                    self.store.destroy_character(character, match_id)
+        self.store.set_status(table.id, "finished")
+
+    def stop(self) -> None:
+        for referee in list(self.referees.values()):
+            referee.stop()

@@ -1,0 +1,298 @@
+"""The per-table worker: the one thread that changes a table and tells everyone.
+
+Phones, table pages, the camera and the boards put inputs on the table's
+queue; the worker takes them one at a time, asks the engine (through
+companion.tables, which records before anything is said), serves pending
+chance from the provably fair generator (shown on the LED boards when there
+are any, on screen always), and emits: each seat's room gets ``view(seat)``,
+the public room ``view(None)``.  A rejection goes to the socket that sent the
+move; an illegal *physical* move is announced to the whole table with its rule,
+sentence and fix, and the game waits until the table is put back.
+
+Callers get a :class:`concurrent.futures.Future` for each input, so a socket
+handler can answer its client with the verdict (an acknowledgement) while the
+order of changes stays the worker's alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, Protocol
+
+from companion.i18n import gettext as _
+from companion.i18n import translate_verdict
+from companion.tables import Result, Table
+from engines.core import JSON, Verdict
+
+log = logging.getLogger(__name__)
+SHOWN_CHANCE = ("die", "dice", "coin")
+"""Chance whose values are public; a shuffle's values would tell where every card is."""
+
+
+class Emitter(Protocol):
+    def emit(self, event: str, data: JSON, to: str) -> None: ...
+
+
+def room_seat(table_id: str, seat: int) -> str:
+    return f"{table_id}/seat/{seat}"
+
+
+def room_public(table_id: str) -> str:
+    return f"{table_id}/public"
+
+
+def room_display(table_id: str) -> str:
+    """Table pages opened with the display key (they may show the seat QR codes)."""
+    return f"{table_id}/display"
+
+
+def room_host(table_id: str) -> str:
+    return f"{table_id}/host"
+
+
+class Referee:
+    def __init__(self, table: Table, emitter: Emitter, devices: Any = None,
+                 on_over: Callable[[Table], None] | None = None):
+        self.table = table
+        self.emitter = emitter
+        self.devices = devices
+        self.on_over = on_over
+        self._queue: queue.Queue[tuple[Callable[..., Any], tuple, dict, Future] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name=f"referee-{table.id}", daemon=True)
+        self._thread.start()
+
+    # ---- the queue ----------------------------------------------------------
+    def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
+        """Run ``fn(*args, **kwargs)`` on the worker; its return value resolves the future."""
+        fut: Future = Future()
+        self._queue.put((fn, args, kwargs, fut))
+        return fut
+
+    def run(self, fn: Callable[..., Any], *args: Any, timeout: float = 15.0, **kwargs: Any) -> Any:
+        return self.call(fn, *args, **kwargs).result(timeout)
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            fn, args, kwargs, fut = job
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fut.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # the worker must outlive any one bad input
+                log.exception("table %s: input failed", self.table.id)
+                fut.set_exception(exc)
+
+    # ---- emitting -----------------------------------------------------------
+    def emit(self, event: str, data: JSON, to: str) -> None:
+        self.emitter.emit(event, data, to)
+
+    def publish(self, events: list[JSON] | None = None, applied_at: float | None = None) -> None:
+        """Every seat its own view, the public room the table's view."""
+        t = self.table
+        stamp = applied_at if applied_at is not None else time.time()
+        info = t.info()
+        base = {"table": t.id, "seq": t.seq, "t": stamp, "events": events or [], "info": info}
+        for seat in t.seats:
+            self.emit("view", {**base, "seat": seat.index, "view": t.state.view(seat.index)},
+                      room_seat(t.id, seat.index))
+        public = {**base, "seat": None, "view": t.state.view(None)}
+        self.emit("view", public, room_public(t.id))
+
+    def announce(self, event: str, data: JSON) -> None:
+        """To everyone at the table: every seat and the public room."""
+        t = self.table
+        payload = {"table": t.id, **data}
+        for seat in t.seats:
+            self.emit(event, payload, room_seat(t.id, seat.index))
+        self.emit(event, payload, room_public(t.id))
+
+    def send_view(self, sid: str, seat: int | None) -> JSON:
+        """One socket's full view now (a join or rejoin), as the answer to it."""
+        t = self.table
+        return {"table": t.id, "seq": t.seq, "t": time.time(), "seat": seat, "events": [],
+                "info": t.info(), "view": t.state.view(seat)}
+
+    # ---- inputs (each runs on the worker thread via call/run) ---------------
+    def play(self, seat: int | None, source: str, move: JSON, evidence: str | None = None) -> JSON:
+        """A move from a phone, a table page (manual entry), the camera or a script."""
+        t = self.table
+        if t.paused is not None:
+            return _refusal("TC-PAUSED", _("The table is paused for a dispute; wait for the host."))
+        result = t.submit(seat, source, move, evidence=evidence)
+        self.after(result, source)
+        return _answer(result)
+
+    def amend(self, seat: int, move: JSON) -> JSON:
+        t = self.table
+        if t.paused is not None:
+            return _refusal("TC-PAUSED", _("The table is paused for a dispute; wait for the host."))
+        result = t.amend(seat, move)
+        if result.ok:
+            self.publish(result.events)
+            self.serve_chance()
+        return _answer(result)
+
+    def after(self, result: Result, source: str) -> None:
+        if not result.ok:
+            if source == "camera":
+                # Like an electronic chess board: say what to put back, wait for it.
+                self.announce("illegal", {"seq": result.entries[-1]["seq"] if result.entries else None,
+                                          "verdict": translate_verdict(result.verdict.to_json())})
+            return
+        self.publish(result.events, applied_at=result.entries[-1]["t"] if result.entries else None)
+        self.serve_chance()
+
+    def serve_chance(self) -> None:
+        """Draw every pending die, coin or shuffle (unless the table is paused), then finish if over."""
+        t = self.table
+        while t.paused is None and not t.closed and t.state.pending_chance() is not None:
+            request = t.state.pending_chance()
+            shown = False
+            values = None
+            if self.devices is not None and request is not None:
+                # Draw first, then show: the board displays the server's fair values.
+                drawn = t.draw_chance("device")
+                if drawn is None:
+                    break
+                result, request = drawn
+                values = result.entries[-1]["move"]["values"]
+                shown = self.devices.show(request, values)
+            else:
+                drawn = t.draw_chance("referee")
+                if drawn is None:
+                    break
+                result, request = drawn
+                values = result.entries[-1]["move"]["values"]
+            if not result.ok:  # an engine that refuses its own request: say so, do not loop
+                log.error("table %s: chance refused: %s", t.id, result.verdict)
+                break
+            events = list(result.events)
+            if request.kind in SHOWN_CHANCE:
+                events.insert(0, {"type": "chance-shown", "kind": request.kind, "seat": request.seat,
+                                  "label": request.label, "values": list(values), "on_board": shown})
+            self.publish(events, applied_at=result.entries[-1]["t"])
+        self.finish_if_over()
+
+    def finish_if_over(self) -> None:
+        t = self.table
+        if not t.over or t.revealed:
+            return
+        t.reveal()
+        if self.on_over is not None:
+            self.on_over(t)
+        self.announce("over", {"seq": t.seq, "outcome": t.state.outcome.to_json() if t.state.outcome else None,
+                               "seed_commitment": t.chain.header.get("seed_commitment")})
+
+    def challenge(self, seat: int | None, reason: str) -> JSON:
+        """Any seat may challenge: the table pauses and everyone may step through the record."""
+        t = self.table
+        if t.paused is not None:
+            return _refusal("TC-PAUSED", _("A dispute is already open."))
+        entry = t.note("phone", seat, event="pause", reason=reason, challenge=True)
+        t.paused = {"by": seat, "reason": reason, "seq": entry["seq"]}
+        self.announce("paused", {"paused": t.paused, "seq": t.seq})
+        self.publish()
+        return {"ok": True, "seq": t.seq}
+
+    def host(self, action: str, seat: int | None = None, to: int | None = None, reason: str = "") -> JSON:
+        """The host's controls: pause, resume, uphold (close a dispute as played), roll back, kick, reissue."""
+        t = self.table
+        if action == "pause":
+            if t.paused is not None:
+                return _refusal("TC-PAUSED", _("The table is already paused."))
+            entry = t.note("host", None, event="pause", reason=reason)
+            t.paused = {"by": None, "reason": reason, "seq": entry["seq"]}
+            self.announce("paused", {"paused": t.paused, "seq": t.seq})
+        elif action in ("resume", "uphold"):
+            if t.paused is None:
+                return _refusal("TC-HOST", _("The table is not paused."))
+            t.note("host", None, event="resume", ruling=action, reason=reason)
+            t.paused = None
+            self.announce("resumed", {"ruling": action, "seq": t.seq})
+        elif action == "rollback":
+            if to is None:
+                return _refusal("TC-HOST", _("Say which entry to return to."))
+            result = t.rollback(to, reason=reason)
+            if not result.ok:
+                return _answer(result)
+            if t.paused is not None:
+                t.note("host", None, event="resume", ruling="rollback", reason=reason)
+                t.paused = None
+            self.announce("resumed", {"ruling": "rollback", "to": to, "seq": t.seq})
+        elif action == "close":
+            t.note("host", None, event="closed", reason=reason)
+            t.close()
+        else:
+            return _refusal("TC-HOST", _("Unknown host action."))
+        self.publish()
+        if t.paused is None:
+            self.serve_chance()
+        return {"ok": True, "seq": t.seq}
+
+    def record_at(self, seq: int, seat: int | None) -> JSON:
+        """The dispute viewer: the state after entry ``seq`` as this reader may see it, and the entry."""
+        t = self.table
+        if seq > t.seq:
+            return _refusal("TC-RECORD", _("There is no entry {seq} yet.", seq=seq))
+        state = t.state_at(seq)
+        entry = t.chain.entries[seq - 1] if seq >= 1 else None
+        shown = None
+        if entry is not None:
+            shown = {k: entry.get(k) for k in ("seq", "t", "kind", "seat", "source", "verdict", "evidence")}
+            move = entry.get("move") or {}
+            # The move itself may name a hidden card: only its maker sees it in full.
+            # Chance values stay hidden until the game is over (a shuffle's would place every card).
+            own = seat is not None and entry.get("seat") == seat
+            shown["move"] = move if own or (t.over and t.revealed) else (
+                {"type": move.get("type"), "seat": move.get("seat")} if move else None)
+        return {"ok": True, "table": t.id, "seq": seq, "last": t.seq, "entry": shown, "view": state.view(seat)}
+
+    def physical(self, changes: list, snapshot: Any, evidence: str | None) -> JSON:
+        """Zone changes the camera saw (companion.camera) -> the game's adapter -> engine moves."""
+        t = self.table
+        from engines import registry
+
+        try:
+            adapter = registry.adapter(t.game.id)
+        except ValueError as exc:
+            return _refusal("TC-CAMERA", str(exc))
+        outcome = adapter.interpret(t.state, changes, snapshot)
+        if outcome.mismatch is not None:
+            t.note("camera", None, event="mismatch", verdict=outcome.mismatch.to_json(), evidence=evidence)
+            self.announce("illegal", {"seq": t.seq, "verdict": translate_verdict(outcome.mismatch.to_json())})
+            return _answer(Result(outcome.mismatch))
+        for question in outcome.questions:
+            payload = {"prompt": _(question.prompt), "choices": list(question.choices), "seat": question.seat}
+            if question.seat is None:
+                self.announce("question", payload)
+            else:
+                self.emit("question", {"table": t.id, **payload}, room_seat(t.id, question.seat))
+        answers = []
+        for move in outcome.moves:
+            answers.append(self.play(getattr(move, "seat", None), "camera", move.to_json(), evidence))
+            if not answers[-1]["ok"]:
+                break
+        return answers[-1] if answers else {"ok": True, "seq": t.seq}
+
+
+def _answer(result: Result) -> JSON:
+    out: JSON = {"ok": result.ok, "verdict": translate_verdict(result.verdict.to_json())}
+    if result.entries:
+        out["seq"] = result.entries[-1]["seq"]
+    return out
+
+
+def _refusal(rule: str, message: str) -> JSON:
+    return {"ok": False, "verdict": Verdict.reject(rule, message).to_json()}

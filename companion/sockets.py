@@ -1,0 +1,289 @@
+"""Socket.IO handlers: the edge where phones and pages talk to the referee.
+
+Every handler: rate-limit the socket, validate the payload with its pydantic
+schema (companion.messages), check the socket may do this (its seat, the
+display key, the host PIN), then hand a typed request to the table's referee.
+Anything refused is answered to that socket only (an ``error`` event and the
+acknowledgement) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import request
+from flask_socketio import SocketIO, disconnect, join_room, leave_room
+
+from companion import messages as m
+from companion.hub import Hub, Session
+from companion.i18n import gettext as _
+from companion.i18n import set_language
+from companion.ratelimit import RateLimiter
+from companion.referee import room_display, room_host, room_public, room_seat
+
+log = logging.getLogger(__name__)
+COOKIE_PREFIX = "tc_seat_"
+
+
+class Refused(Exception):
+    """An inbound message answered with an error and no change."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def cookie_name(table_id: str) -> str:
+    return COOKIE_PREFIX + table_id
+
+
+def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> None:
+    """Attach every handler to ``socketio`` (the default namespace)."""
+
+    def handler(event: str, schema: type[m.Message] | None = None) -> Callable:
+        def wrap(fn: Callable[[Session, Any], dict]) -> Callable:
+            @wraps(fn)
+            def on_message(*args: Any) -> dict:
+                sid = request.sid  # type: ignore[attr-defined]
+                session = hub.sessions.get(sid) or hub.sessions.setdefault(sid, Session(sid))
+                set_language(session.language)
+                try:
+                    if not limiter.allow(sid):
+                        raise Refused("rate-limited", _("Too many messages; slow down."))
+                    if len(args) != 1:
+                        raise Refused("invalid", _("Send exactly one object with this message."))
+                    data = m.parse(schema, args[0]) if schema else args[0]
+                    answer = fn(session, data)
+                except Refused as exc:
+                    return _error(socketio, sid, event, exc.code, exc.message)
+                except ValueError as exc:
+                    return _error(socketio, sid, event, "invalid", str(exc))
+                except TimeoutError:
+                    return _error(socketio, sid, event, "busy", _("The table did not answer in time; try again."))
+                return answer
+
+            socketio.on_event(event, on_message)
+            return on_message
+
+        return wrap
+
+    def table_of(session: Session, table_id: str):
+        table = hub.table(table_id)
+        if table is None:
+            raise Refused("unknown-table", _("There is no table {table} here.", table=table_id))
+        return table
+
+    def seated(session: Session, table_id: str) -> int:
+        if session.table != table_id or session.role != "seat" or session.seat is None:
+            raise Refused("unauthorised", _("Join a seat at this table first."))
+        return session.seat
+
+    def hosting(session: Session, table_id: str) -> None:
+        if table_id not in session.hosts:
+            raise Refused("unauthorised", _("Only the host may do that; enter the host PIN first."))
+
+    def leave(session: Session) -> None:
+        """A socket joins one table at a time: leave the old rooms on a new join."""
+        if session.table is None:
+            return
+        table = hub.table(session.table)
+        if session.role == "seat" and table is not None and session.seat is not None:
+            table.seat(session.seat).sids.discard(session.sid)
+            leave_room(room_seat(session.table, session.seat))
+        for room in (room_public(session.table), room_display(session.table)):
+            leave_room(room)
+        session.table, session.seat, session.role = None, None, "none"
+
+    @socketio.on("connect")
+    def on_connect(auth: Any = None) -> bool:
+        hub.sessions[request.sid] = Session(request.sid)  # type: ignore[attr-defined]
+        return True
+
+    @socketio.on("disconnect")
+    def on_disconnect(*_args: Any) -> None:
+        sid = request.sid  # type: ignore[attr-defined]
+        session = hub.sessions.pop(sid, None)
+        limiter.forget(sid)
+        if session and session.role == "seat" and session.table:
+            table = hub.table(session.table)
+            if table is not None and session.seat is not None:
+                table.seat(session.seat).sids.discard(sid)
+                referee = hub.referee(table.id)
+                referee.call(referee.announce, "seats", {"info": table.info()})
+
+    @handler("join", m.Join)
+    def on_join(session: Session, msg: m.Join) -> dict:
+        table = table_of(session, msg.table)
+        token = msg.token or request.cookies.get(cookie_name(msg.table))
+        seat = None
+        if msg.code:
+            if not limiter.allow_guess(request.remote_addr or session.sid):
+                raise Refused("rate-limited", _("Too many codes tried; wait a minute."))
+            seat = table.seat_for_code(msg.code)
+        elif token:
+            seat = table.seat_for_token(token)
+        if seat is None:
+            raise Refused("refused", _("This seat link is not valid (it may have been reissued); "
+                                       "scan the seat's QR code again."))
+        leave(session)
+        session.table, session.seat, session.role = table.id, seat.index, "seat"
+        join_room(room_seat(table.id, seat.index))
+        seat.sids.add(session.sid)
+        referee = hub.referee(table.id)
+        if msg.name:
+            seat.name = msg.name
+            hub.store.set_seat_name(table.id, seat.index, msg.name, seat.player_id)
+        referee.call(referee.announce, "seats", {"info": table.info()})
+        answer = referee.run(referee.send_view, session.sid, seat.index)
+        return {"ok": True, "role": "seat", "seat": seat.index, "token": seat.token, **answer}
+
+    @handler("watch", m.Watch)
+    def on_watch(session: Session, msg: m.Watch) -> dict:
+        table = hub.table(msg.table)
+        if table is None:
+            if hub.config.message_queue:
+                # Another process on the same message queue may host it: follow its public room.
+                leave(session)
+                session.table, session.role = msg.table, "remote"
+                join_room(room_public(msg.table))
+                return {"ok": True, "role": "remote", "table": msg.table}
+            raise Refused("unknown-table", _("There is no table {table} here.", table=msg.table))
+        leave(session)
+        display = bool(msg.key) and hmac.compare_digest(msg.key.encode(), table.display_key.encode())
+        session.table, session.role = table.id, "display" if display else "spectator"
+        join_room(room_public(table.id))
+        if display:
+            join_room(room_display(table.id))
+        referee = hub.referee(table.id)
+        answer = referee.run(referee.send_view, session.sid, None)
+        return {"ok": True, "role": session.role, **answer}
+
+    @handler("play", m.Play)
+    def on_play(session: Session, msg: m.Play) -> dict:
+        table = table_of(session, msg.table)
+        move = dict(msg.move)
+        if move.get("type") == "chance":
+            raise Refused("unauthorised", _("Dice, coins and shuffles come from the referee, not from a phone."))
+        if session.role == "display" and session.table == table.id:
+            # Manual entry on the table page: the move names its seat, checked like any other.
+            if msg.seat is None:
+                raise Refused("invalid", _("Say which seat this move is for."))
+            seat, source = msg.seat, "host"
+        else:
+            seat, source = seated(session, table.id), "phone"
+            if msg.seat is not None and msg.seat != seat:
+                raise Refused("unauthorised", _("You may only move for your own seat."))
+        if "seat" in move and move["seat"] != seat:
+            raise Refused("unauthorised", _("You may only move for your own seat."))
+        move["seat"] = seat
+        referee = hub.referee(table.id)
+        answer = referee.run(referee.play, seat, source, move)
+        if not answer["ok"]:
+            socketio.emit("rejected", {"table": table.id, **answer}, to=session.sid)
+        return answer
+
+    @handler("amend", m.Amend)
+    def on_amend(session: Session, msg: m.Amend) -> dict:
+        table = table_of(session, msg.table)
+        seat = seated(session, table.id)
+        move = dict(msg.move)
+        if "seat" in move and move["seat"] != seat:
+            raise Refused("unauthorised", _("You may only change your own choices."))
+        move["seat"] = seat
+        referee = hub.referee(table.id)
+        answer = referee.run(referee.amend, seat, move)
+        if not answer["ok"]:
+            socketio.emit("rejected", {"table": table.id, **answer}, to=session.sid)
+        return answer
+
+    @handler("challenge", m.Challenge)
+    def on_challenge(session: Session, msg: m.Challenge) -> dict:
+        table = table_of(session, msg.table)
+        seat = seated(session, table.id)
+        referee = hub.referee(table.id)
+        return referee.run(referee.challenge, seat, msg.reason)
+
+    @handler("record", m.RecordAt)
+    def on_record(session: Session, msg: m.RecordAt) -> dict:
+        table = table_of(session, msg.table)
+        if session.table != table.id or session.role not in ("seat", "display", "spectator"):
+            raise Refused("unauthorised", _("Join or watch this table first."))
+        referee = hub.referee(table.id)
+        return referee.run(referee.record_at, msg.seq, session.seat if session.role == "seat" else None)
+
+    @handler("host_auth", m.HostAuth)
+    def on_host_auth(session: Session, msg: m.HostAuth) -> dict:
+        table = table_of(session, msg.table)
+        if not limiter.allow_guess(request.remote_addr or session.sid):
+            raise Refused("rate-limited", _("Too many PINs tried; wait a minute."))
+        if not hmac.compare_digest(msg.pin.encode(), pin.encode()):
+            raise Refused("refused", _("Wrong host PIN."))
+        session.hosts.add(table.id)
+        join_room(room_host(table.id))
+        return {"ok": True, "role": "host", "table": table.id}
+
+    @handler("host", m.HostAction)
+    def on_host(session: Session, msg: m.HostAction) -> dict:
+        table = table_of(session, msg.table)
+        hosting(session, table.id)
+        referee = hub.referee(table.id)
+        if msg.action in ("kick", "reissue"):
+            if msg.seat is None or not 0 <= msg.seat < len(table.seats):
+                raise Refused("invalid", _("Say which seat."))
+            return referee.run(_reissue, hub, socketio, table, msg.seat, msg.action == "kick")
+        return referee.run(referee.host, msg.action, msg.seat, msg.to, msg.reason)
+
+    @handler("profile", m.Profile)
+    def on_profile(session: Session, msg: m.Profile) -> dict:
+        table = table_of(session, msg.table)
+        seat_index = seated(session, table.id)
+        if not limiter.allow_guess(request.remote_addr or session.sid) and msg.pin:
+            raise Refused("rate-limited", _("Too many PINs tried; wait a minute."))
+        player = hub.store.player(msg.name, msg.pin)
+        seat = table.seat(seat_index)
+        seat.name, seat.player_id = player["name"], player["id"]
+        hub.store.set_seat_name(table.id, seat_index, seat.name, seat.player_id)
+        out = {"ok": True, "player": player}
+        if msg.character:
+            character = hub.store.create_character(player["id"], msg.character)
+            seat.character_id = character["id"]  # type: ignore[attr-defined]
+            out["character"] = character
+        referee = hub.referee(table.id)
+        referee.call(referee.announce, "seats", {"info": table.info()})
+        return out
+
+    @socketio.on_error_default
+    def on_error(exc: BaseException) -> dict:
+        log.exception("socket handler failed")
+        sid = getattr(request, "sid", None)
+        return _error(socketio, sid, "unknown", "server", _("Something went wrong on the server; try again."))
+
+
+def _reissue(hub: Hub, socketio: SocketIO, table, seat_index: int, kick: bool) -> dict:
+    """New token and code for a seat (runs on the referee thread); a kick also drops its phones."""
+    seat = table.seat(seat_index)
+    seat.reissue()
+    hub.store.set_token(table.id, seat.index, seat.token, seat.code)
+    table.note("host", None, event="kick" if kick else "reissue", seat=seat_index)
+    if kick:
+        for sid in list(seat.sids):
+            seat.sids.discard(sid)
+            session = hub.sessions.get(sid)
+            if session is not None:
+                session.table, session.seat, session.role = None, None, "none"
+            socketio.emit("kicked", {"table": table.id, "seat": seat_index}, to=sid)
+            disconnect(sid, namespace="/")
+    socketio.emit("seat_links", {"table": table.id}, to=room_display(table.id))
+    return {"ok": True, "seat": seat_index, "seq": table.seq}
+
+
+def _error(socketio: SocketIO, sid: str | None, event: str, code: str, message: str) -> dict:
+    payload = {"ok": False, "event": event, "code": code, "message": message}
+    if sid is not None:
+        socketio.emit("error", payload, to=sid)
+    return payload
