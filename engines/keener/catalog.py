@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -237,5 +238,5 @@ def load_catalog() -> dict[str, Card]:
     return build_catalog(sets)
 
 
-CARDS: dict[str, Card] = load_catalog()
-"""The shipped database, loaded once at import (read-only by convention)."""
+CARDS: Mapping[str, Card] = types.MappingProxyType(load_catalog())
+"""The shipped database, loaded once at import, read-only."""

@@ -8,6 +8,7 @@ reason a deck is not legal, so a player fixes all of them in one go.
 from __future__ import annotations
 
 import json
+import types
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -112,7 +113,7 @@ def _load_samples() -> dict[str, Deck]:
     return decks
 
 
-SAMPLE_DECKS: dict[str, Deck] = _load_samples()
+SAMPLE_DECKS: Mapping[str, Deck] = types.MappingProxyType(_load_samples())
 """The shipped sample decks by id ("saga-sample", "ferra-sample")."""
 DEFAULT_DECKS = ("saga-sample", "ferra-sample")
 """Seat 1 plays Saga, seat 2 Ferra, unless the ``decks`` option says otherwise."""
