@@ -1,0 +1,1 @@
+"""Shared helpers of the Double-Edge tests (tests/test_double_edge*.py)."""
