@@ -28,7 +28,7 @@ TRAP_LIMIT = 2
 
 def commit(card: str, salt: str) -> str:
     """The sealed commitment for a card id (``"bear-trap"`` or a copy id ``"1:bear-trap#2"``)."""
-    return hashlib.sha256(f"{card_id(card) if ':' in card else card}:{salt}".encode()).hexdigest()
+    return hashlib.sha256(f"{card_id(card)}:{salt}".encode()).hexdigest()
 
 
 def play_cloaked(s: Snap, move: Cloak, ev: list[Event]) -> Snap:

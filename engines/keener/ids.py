@@ -34,8 +34,10 @@ def slot_id(seat: int, number: int) -> str:
 
 
 def card_id(instance: str) -> str:
-    """``"1:bear-trap#2"`` -> ``"bear-trap"``."""
-    return instance.partition(":")[2].partition("#")[0]
+    """``"1:bear-trap#2"`` -> ``"bear-trap"``; a bare card id is returned as it is."""
+    if ":" in instance:
+        instance = instance.partition(":")[2]
+    return instance.partition("#")[0]
 
 
 def card_of(instance: str) -> Card:

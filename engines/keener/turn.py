@@ -206,5 +206,8 @@ def spending(s: Snap, move: Move, ev: list[Event]) -> Snap:
         return replace(s, phase="declare")
     if isinstance(move, Deploy):
         return deploy(s, move, ev)
+    if isinstance(move, PlayGenerator):
+        raise Reject("KN-5.2", "Resource Generators are played only in the Economy phase, one per turn",
+                     "play it in your next Economy phase")
     raise Reject("KN-6.1", f"in the Spending phase you play cards (deploy, cloak) or pass, not {move.type}",
                  "deploy a card, play one face down, or pass to the Attack phase")
