@@ -111,3 +111,48 @@ def new_snap(table: Table) -> Snap:
         for seat in range(len(table.gunners))
     )
     return Snap("setup", players, 0, 1, 0, False, (), False, (), (), False, (), None, 0, None, "")
+
+
+# ---- JSON form (written by hand: the generic reflection of engines.core is ten times slower,
+# and the conformance test and crash recovery serialise a snapshot at every move)
+
+def _player_json(p: Player) -> dict:
+    return {"life": p.life, "hand": list(p.hand), "decks": [list(d) for d in p.decks],
+            "loaded": [list(x) for x in p.loaded], "voltage": list(p.voltage), "trash": list(p.trash),
+            "responses": list(p.responses), "functions": list(p.functions)}
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"expected a list of card ids, got {value!r}")
+    return tuple(value)
+
+
+def _player_from(data: dict) -> Player:
+    return Player(int(data["life"]), _strings(data["hand"]), tuple(_strings(d) for d in data["decks"]),
+                  tuple(_strings(x) for x in data["loaded"]), _strings(data["voltage"]), _strings(data["trash"]),
+                  _strings(data["responses"]), _strings(data["functions"]))
+
+
+def snap_to_json(s: Snap) -> dict:
+    pending = None
+    if s.pending is not None:
+        pending = {"kind": s.pending.kind, "seat": s.pending.seat, "card": s.pending.card,
+                   "source": s.pending.source, "hits": s.pending.hits}
+    return {"phase": s.phase, "players": [_player_json(p) for p in s.players], "active": s.active,
+            "next_regular": s.next_regular, "turn": s.turn, "extra": s.extra, "extra_turns": list(s.extra_turns),
+            "de_used": s.de_used, "uses": list(s.uses), "shot": list(s.shot), "skill_used": s.skill_used,
+            "resolved_effects": list(s.resolved_effects), "pending": pending, "shuffled": s.shuffled,
+            "loser": s.loser, "reason": s.reason}
+
+
+def snap_from_json(data: dict) -> Snap:
+    raw = data["pending"]
+    pending = None if raw is None else Pending(raw["kind"], int(raw["seat"]), raw["card"], raw["source"],
+                                               int(raw["hits"]))
+    return Snap(data["phase"], tuple(_player_from(p) for p in data["players"]), int(data["active"]),
+                int(data["next_regular"]), int(data["turn"]), bool(data["extra"]),
+                tuple(int(x) for x in data["extra_turns"]), bool(data["de_used"]), _strings(data["uses"]),
+                tuple(int(x) for x in data["shot"]), bool(data["skill_used"]), _strings(data["resolved_effects"]),
+                pending, int(data["shuffled"]), None if data["loser"] is None else int(data["loser"]),
+                str(data["reason"]))

@@ -21,9 +21,7 @@ from engines.core import (
     Reject,
     State,
     apply_shuffle,
-    from_plain,
     shuffle_ranges,
-    to_plain,
 )
 from engines.gun_and_gun import double_edge as de
 from engines.gun_and_gun import events as ev
@@ -41,7 +39,7 @@ from engines.gun_and_gun.moves import (
     Shoot,
     UseSkill,
 )
-from engines.gun_and_gun.snapshot import Pending, Snap, Table
+from engines.gun_and_gun.snapshot import Pending, Snap, Table, snap_from_json, snap_to_json
 
 
 def _not_in_standard() -> Reject:
@@ -385,8 +383,7 @@ class GunAndGunState(State[Snap]):
 
     # ---- views --------------------------------------------------------------
     def _card_json(self, card_id: str) -> JSON:
-        card = self.table.card(card_id)
-        return {"id": card_id, "name": card.name, "name_en": card.name_en, "type": card.type}
+        return {"id": card_id, "name": self.table.card(card_id).name}
 
     def _view(self, s: Snap, seat: int | None) -> JSON:
         table = self.table
@@ -402,7 +399,7 @@ class GunAndGunState(State[Snap]):
                 "deck_counts": [len(d) for d in p.decks],
                 "loaded_counts": [len(x) for x in p.loaded],
                 "voltage": [self._card_json(c) for c in p.voltage],
-                "trash": [self._card_json(c) for c in p.trash],
+                "trash_count": len(p.trash),
                 "responses_set": len(p.responses),
                 "functions": [self._card_json(c) for c in p.functions],
             })
@@ -448,10 +445,10 @@ class GunAndGunState(State[Snap]):
         return Outcome((winner,), scores, reason=s.reason)
 
     def snapshot_to_json(self, s: Snap) -> JSON:
-        return to_plain(s)
+        return snap_to_json(s)
 
     def snapshot_from_json(self, data: JSON) -> Snap:
-        return from_plain(Snap, data)
+        return snap_from_json(data)
 
 
 class DoubleEdgeState(GunAndGunState):
