@@ -113,7 +113,7 @@ class Referee:
     def announce(self, event: str, data: JSON) -> None:
         """To everyone at the table: every seat and the public room."""
         t = self.table
-        payload = {"table": t.id, **data}
+        payload = {"table": t.id, "seq": t.seq, **data}
         for seat in t.seats:
             self.emit(event, payload, room_seat(t.id, seat.index))
         self.emit(event, payload, room_public(t.id))

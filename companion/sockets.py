@@ -16,7 +16,7 @@ from functools import wraps
 from typing import Any
 
 from flask import request
-from flask_socketio import SocketIO, disconnect, join_room, leave_room
+from flask_socketio import SocketIO, join_room, leave_room
 
 from companion import messages as m
 from companion.hub import Hub, Session
@@ -269,7 +269,7 @@ def _reissue(hub: Hub, socketio: SocketIO, table, seat_index: int, kick: bool) -
     seat = table.seat(seat_index)
     seat.reissue()
     hub.store.set_token(table.id, seat.index, seat.token, seat.code)
-    table.note("host", None, event="kick" if kick else "reissue", seat=seat_index)
+    table.note("host", None, event="kick" if kick else "reissue", target=seat_index)
     if kick:
         for sid in list(seat.sids):
             seat.sids.discard(sid)
@@ -277,7 +277,7 @@ def _reissue(hub: Hub, socketio: SocketIO, table, seat_index: int, kick: bool) -
             if session is not None:
                 session.table, session.seat, session.role = None, None, "none"
             socketio.emit("kicked", {"table": table.id, "seat": seat_index}, to=sid)
-            disconnect(sid, namespace="/")
+            socketio.server.disconnect(sid, namespace="/")
     socketio.emit("seat_links", {"table": table.id}, to=room_display(table.id))
     return {"ok": True, "seat": seat_index, "seq": table.seq}
 

@@ -46,7 +46,7 @@ class ThreadServer:
         self.app = create_app(config)
         self.server = server_of(app=self.app)
         self.http = make_server(config.host, config.port, self.app, threaded=True)
-        self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.http.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
 
     @property
@@ -114,6 +114,12 @@ class Phone:
         return self.wait_for(lambda e, d: e == "view" and d["seq"] >= seq, timeout)[1]
 
     def close(self) -> None:
+        # werkzeug drops a finished WebSocket without a close frame, and websocket-client would wait
+        # 3 s for one; a browser waits in the background, a test should not.
+        ws = getattr(self.client.eio, "ws", None)
+        if ws is not None:
+            close = ws.close
+            ws.close = lambda *a, **k: close(timeout=0.05)
         self.client.disconnect()
 
 
