@@ -29,6 +29,8 @@ def table(variant: str = "standard", deal: int | str = 0, options: dict | None =
     defaults: dict[str, Any] = {"phase": "turn", "round": 1, "first": 0, "stage": 1,
                                 "bases": (("2C", "4C", "6C"), ("3H", "5H", "7H"))}
     defaults.update(fields)
+    if defaults["phase"] == "indicate" and "had_striker" not in fields:
+        defaults["had_striker"] = tuple(x is not None for x in defaults.get("strikers", (None, None)))
     for key in ("hands", "bases", "sealed_bases", "middles", "discards"):
         if key in defaults:
             defaults[key] = tuple(tuple(x) for x in defaults[key])
