@@ -273,7 +273,8 @@ class Link:
                     self.last_error = f"{error_name(code)}: {text}"
                     if code not in RETRYABLE:
                         raise BoardRefused(code, bad_kind, text)
-                raise LinkTimeout(f"{self.port}: no answer to {Frame(kind, seq).name} after {retries + 1} tries")
+                raise LinkTimeout(f"{self.port}: no good answer to {Frame(kind, seq).name} after {retries + 1} tries"
+                                  + (f" (last: {self.last_error})" if self.last_error else ""))
             finally:
                 with self._state_lock:
                     self._waiting_seq = None

@@ -315,7 +315,7 @@ class BoardCore:
         n = len(p)
         if kind == HELLO:
             if n < 1:
-                return self._error(seq, kind, E_MALFORMED, "hello needs the host's protocol version", now)
+                return self._error(seq, kind, E_BAD_ARGS, "hello needs the host's protocol version", now)
             if p[0] < 1:
                 return self._error(seq, kind, E_VERSION, "protocol " + str(p[0]) + " is not supported", now)
             return self._ack(seq, self.hello(), now)
@@ -323,7 +323,7 @@ class BoardCore:
             return self._ack(seq, struct.pack(">II", self.boot_id, (now - self.started) & 0xFFFFFFFF), now)
         if kind == SET_COINS:
             if n != 2:
-                return self._error(seq, kind, E_MALFORMED, "set-coins needs 2 bytes", now)
+                return self._error(seq, kind, E_BAD_ARGS, "set-coins needs 2 bytes", now)
             if not self._has(CAP_COINS):
                 return self._error(seq, kind, E_NOT_CAPABLE, "this board has no coins", now)
             self.coins = p[0] << 8 | p[1]
@@ -331,7 +331,7 @@ class BoardCore:
             return self._ack(seq, b"", now)
         if kind == SHOW_DICE:
             if n != 4:
-                return self._error(seq, kind, E_MALFORMED, "show-dice needs 4 bytes", now)
+                return self._error(seq, kind, E_BAD_ARGS, "show-dice needs 4 bytes", now)
             seat, d1, d2, flags = p[0], p[1], p[2], p[3]
             if not self._cap(CAP_DICE, seat):
                 return self._error(seq, kind, E_NOT_CAPABLE, "no dice for seat " + str(seat) + " here", now)
@@ -348,7 +348,7 @@ class BoardCore:
             return response
         if kind == SHOW_TOSS:
             if n != 3:
-                return self._error(seq, kind, E_MALFORMED, "show-toss needs 3 bytes", now)
+                return self._error(seq, kind, E_BAD_ARGS, "show-toss needs 3 bytes", now)
             seat, face, flags = p[0], p[1], p[2]
             if not self._cap(CAP_TOSS, seat):
                 return self._error(seq, kind, E_NOT_CAPABLE, "no coin-toss arrow for seat " + str(seat) + " here", now)
@@ -365,12 +365,12 @@ class BoardCore:
             return response
         if kind == CLEAR:
             if n != 0:
-                return self._error(seq, kind, E_MALFORMED, "clear takes no payload", now)
+                return self._error(seq, kind, E_BAD_ARGS, "clear takes no payload", now)
             self._set_state(bytes(STATE_SIZE))
             return self._ack(seq, b"", now)
         if kind == SET_STATE:
             if n != STATE_SIZE:
-                return self._error(seq, kind, E_MALFORMED, "set-state needs " + str(STATE_SIZE) + " bytes", now)
+                return self._error(seq, kind, E_BAD_ARGS, "set-state needs " + str(STATE_SIZE) + " bytes", now)
             for i in range(2, 2 + 2 * MAX_SEATS):
                 if p[i] > 6:
                     return self._error(seq, kind, E_BAD_ARGS, "die faces must be 0 (off) to 6", now)
