@@ -69,9 +69,10 @@ class CameraLink:
             return None
         try:
             from vision.grabber import FrameGrabber
-            from vision.pipeline import VisionPipeline
             from vision.sources import open_source
             from vision.stability import StabilityFilter
+
+            from vision.pipeline import VisionPipeline
         except ImportError as exc:
             log.warning("no camera: the vision package is not available (%s); manual-entry mode", exc)
             return None

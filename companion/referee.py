@@ -62,6 +62,8 @@ class Referee:
         self.emitter = emitter
         self.devices = devices
         self.on_over = on_over
+        self.redactions = 0
+        """How many messages needed :meth:`guarded` (an engine leaking into a view or an event)."""
         self._queue: queue.Queue[tuple[Callable[..., Any], tuple, dict, Future] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"referee-{table.id}", daemon=True)
         self._thread.start()
@@ -98,17 +100,33 @@ class Referee:
     def emit(self, event: str, data: JSON, to: str) -> None:
         self.emitter.emit(event, data, to)
 
+    def guarded(self, seat: int | None, data: Any) -> Any:
+        """``data`` without any string the engine says ``seat`` must not know (a last line of defence).
+
+        Views and events come from the engine and should never need this; when
+        they do, the engine has a bug, so it is logged, counted, and the reader
+        gets ``"hidden"`` instead of the secret.
+        """
+        hidden = self.table.state.hidden_from(seat)
+        if not hidden or not _mentions(data, hidden):
+            return data
+        self.redactions += 1
+        log.warning("table %s (%s): redacted a card hidden from %s", self.table.id, self.table.game.id,
+                    "the public" if seat is None else f"seat {seat + 1}")
+        return _redact(data, hidden)
+
     def publish(self, events: list[JSON] | None = None, applied_at: float | None = None) -> None:
         """Every seat its own view, the public room the table's view."""
         t = self.table
         stamp = applied_at if applied_at is not None else time.time()
         info = t.info()
-        base = {"table": t.id, "seq": t.seq, "t": stamp, "events": events or [], "info": info}
+        base = {"table": t.id, "seq": t.seq, "t": stamp, "info": info}
+        events = events or []
         for seat in t.seats:
-            self.emit("view", {**base, "seat": seat.index, "view": t.state.view(seat.index)},
-                      room_seat(t.id, seat.index))
-        public = {**base, "seat": None, "view": t.state.view(None)}
-        self.emit("view", public, room_public(t.id))
+            mine = self.guarded(seat.index, {"events": events, "view": t.state.view(seat.index)})
+            self.emit("view", {**base, "seat": seat.index, **mine}, room_seat(t.id, seat.index))
+        public = self.guarded(None, {"events": events, "view": t.state.view(None)})
+        self.emit("view", {**base, "seat": None, **public}, room_public(t.id))
 
     def announce(self, event: str, data: JSON) -> None:
         """To everyone at the table: every seat and the public room."""
@@ -122,7 +140,7 @@ class Referee:
         """One socket's full view now (a join or rejoin), as the answer to it."""
         t = self.table
         return {"table": t.id, "seq": t.seq, "t": time.time(), "seat": seat, "events": [],
-                "info": t.info(), "view": t.state.view(seat)}
+                "info": t.info(), "view": self.guarded(seat, t.state.view(seat))}
 
     # ---- inputs (each runs on the worker thread via call/run) ---------------
     def play(self, seat: int | None, source: str, move: JSON, evidence: str | None = None) -> JSON:
@@ -257,7 +275,12 @@ class Referee:
             own = seat is not None and entry.get("seat") == seat
             shown["move"] = move if own or (t.over and t.revealed) else (
                 {"type": move.get("type"), "seat": move.get("seat")} if move else None)
-        return {"ok": True, "table": t.id, "seq": seq, "last": t.seq, "entry": shown, "view": state.view(seat)}
+        view = state.view(seat)
+        hidden = state.hidden_from(seat)
+        if _mentions(view, hidden):
+            self.redactions += 1
+            view = _redact(view, hidden)
+        return {"ok": True, "table": t.id, "seq": seq, "last": t.seq, "entry": shown, "view": view}
 
     def physical(self, changes: list, snapshot: Any, evidence: str | None) -> JSON:
         """Zone changes the camera saw (companion.camera) -> the game's adapter -> engine moves."""
@@ -285,6 +308,26 @@ class Referee:
             if not answers[-1]["ok"]:
                 break
         return answers[-1] if answers else {"ok": True, "seq": t.seq}
+
+
+def _mentions(data: Any, hidden: frozenset[str]) -> bool:
+    if isinstance(data, str):
+        return data in hidden
+    if isinstance(data, dict):
+        return any(k in hidden or _mentions(v, hidden) for k, v in data.items())
+    if isinstance(data, list | tuple):
+        return any(_mentions(v, hidden) for v in data)
+    return False
+
+
+def _redact(data: Any, hidden: frozenset[str]) -> Any:
+    if isinstance(data, str):
+        return "hidden" if data in hidden else data
+    if isinstance(data, dict):
+        return {("hidden" if k in hidden else k): _redact(v, hidden) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_redact(v, hidden) for v in data]
+    return data
 
 
 def _answer(result: Result) -> JSON:
