@@ -110,13 +110,11 @@ def test_shuffle_is_the_chance_move_and_replays_exactly():
     assert a.view(0)["hand"] != _setup(GAME.new(2)).view(0)["hand"]
 
 
-def test_players_cannot_move_during_setup_and_physical_deal_is_not_built():
+def test_players_cannot_move_during_setup():
     state = GAME.new(2)
     with pytest.raises(IllegalMove) as exc:
         state.apply({"type": "pass", "seat": 0})
     assert exc.value.rule == "CORE-4"
-    with pytest.raises(ValueError, match="physical"):
-        GAME.new(2, deal="physical")
 
 
 def test_every_card_in_the_sample_decks_exists():

@@ -14,8 +14,10 @@ from dataclasses import replace
 
 from engines.core import Event, Reject
 from engines.keener import events as E
+from engines.keener.catalog import CARDS
 from engines.keener.field import damage_commander, enter_fighter, pay, take_off, with_side
 from engines.keener.figures import find_fighter, pv
+from engines.keener.hand import UNKNOWN, find_in_hand, reveal_unseen
 from engines.keener.ids import card_id, card_of, slot_id
 from engines.keener.moves import Cloak, Uncloak
 from engines.keener.snapshot import FaceDown, Piece, Snap
@@ -35,18 +37,31 @@ def play_cloaked(s: Snap, move: Cloak, ev: list[Event]) -> Snap:
     """KN-8.1: in your Spending phase, a Cloak of Darkness card goes face down for 1 Gold."""
     seat = s.active
     side = s.sides[seat]
-    if move.card not in side.hand:
-        raise Reject("KN-8.1", f"{move.card} is not in your hand", "cloak a card you hold")
-    card = card_of(move.card)
-    if not card.cloak:
-        raise Reject("KN-8.1", f"{card.name} has no Cloak of Darkness", "play it face up")
     if move.commitment and (len(move.commitment) != 64 or any(ch not in "0123456789abcdef" for ch in move.commitment)):
         raise Reject("KN-8.2", "a commitment is 64 lower-case hex digits (SHA-256)", "send commit(card, salt)")
+    if s.physical:
+        # The engine cannot see the card: the sealed commitment stands for it until it is turned up.
+        if move.card:
+            raise Reject("KN-8.2", "with a hand-shuffled deck, send only the commitment: naming the card would "
+                         "show it to the table", "send commit(card, salt) and an empty card")
+        if not move.commitment:
+            raise Reject("KN-8.2", "with a hand-shuffled deck a face-down card needs a sealed commitment",
+                         "send commit(card, salt) from your phone")
+        if UNKNOWN not in side.hand:
+            raise Reject("KN-8.1", "your hand is empty", "draw first")
+        copy = ""
+    else:
+        copy = find_in_hand(side, move.card, False, "KN-8.1")
+        card = card_of(copy)
+        if not card.cloak:
+            raise Reject("KN-8.1", f"{card.name} has no Cloak of Darkness", "play it face up")
     s = pay(s, seat, CLOAK_COST, "KN-8.1", "Cloak of Darkness", ev)
     side = s.sides[seat]
     slot = slot_id(seat, side.cloaks_played + 1)
-    side = replace(side, hand=tuple(c for c in side.hand if c != move.card), cloaks_played=side.cloaks_played + 1,
-                   face_down=(*side.face_down, FaceDown(slot, move.card, move.commitment)))
+    hand = list(side.hand)
+    hand.remove(copy or UNKNOWN)
+    side = replace(side, hand=tuple(hand), cloaks_played=side.cloaks_played + 1,
+                   face_down=(*side.face_down, FaceDown(slot, copy, move.commitment)))
     ev.append(E.CloakPlayed(seat, slot))
     return with_side(s, seat, side)
 
@@ -98,10 +113,16 @@ def uncloak(s: Snap, move: Uncloak, ev: list[Event]) -> Snap:
         if not move.card or commit(move.card, move.salt) != found.commitment:
             raise Reject("KN-8.2", "the card and salt do not open the commitment sealed when it was played",
                          "send the card id and salt your phone sealed")
-    if move.card and card_id(move.card) != card_id(found.card):
+    if move.card and found.card and card_id(move.card) != card_id(found.card):
         raise Reject("KN-8.2", f"the card face down in {move.slot} is not a {card_id(move.card)}",
                      "reveal the card you played there")
-    card = card_of(found.card)
+    if card_id(found.card or move.card) not in CARDS:
+        raise Reject("KN-8.2", f"there is no card {move.card!r}", "name the card you played face down")
+    card = card_of(found.card or move.card)
+    if not card.cloak:
+        # only possible with a hand-shuffled deck, where the card was not known when it went face down
+        raise Reject("KN-8.1", f"{card.name} has no Cloak of Darkness, so it cannot have been played face down",
+                     "turn up the card you really played there")
     when = window(s, seat, card.ability)
     if when is None:
         if card.ability == "bear-trap":
@@ -117,7 +138,11 @@ def uncloak(s: Snap, move: Uncloak, ev: list[Event]) -> Snap:
     assert card.reveal_cost is not None
     s = pay(s, seat, card.reveal_cost, "KN-8.3", f"turning {card.name} face up", ev)
     side = s.sides[seat]
-    s = with_side(s, seat, replace(side, face_down=tuple(f for f in side.face_down if f.slot != move.slot)))
+    side = replace(side, face_down=tuple(f for f in side.face_down if f.slot != move.slot))
+    if not found.card:
+        side, copy = reveal_unseen(side, move.card, "KN-8.2")
+        found = replace(found, card=copy)
+    s = with_side(s, seat, side)
     ev.append(E.Revealed(seat, move.slot, found.card))
     if card.ability == "bear-trap":
         s = _remove_attacker(s, move.target, ev)

@@ -56,6 +56,8 @@ class Side:
     discard: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     cloaks_played: int = 0
+    unseen: tuple[str, ...] = ()
+    """Physical deal: copies of the decklist not yet seen (in the deck or the hand)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,8 @@ class Combat:
 class Snap:
     """``phase``: shuffle-1, shuffle-2, coin, economy, spending, declare, block,
     assign, kill or over.  ``active``: whose turn it is.  ``first_rule`` and
-    ``turn_limit`` are the table's options, kept here so rule code stays pure."""
+    ``turn_limit`` are the table's options, kept here so rule code stays pure;
+    ``physical``: the decks were shuffled by hand (see hand.py)."""
 
     phase: str
     active: int
@@ -92,6 +95,7 @@ class Snap:
     reason: str = ""
     first_rule: str = "least-lp"
     turn_limit: int | None = None
+    physical: bool = False
 
 
 def snap_to_json(s: Snap) -> dict[str, Any]:
@@ -107,7 +111,7 @@ def _side(d: dict[str, Any]) -> Side:
         d["deck_name"], d["commander"], d["wounds"], tuple(d["deck"]), tuple(d["hand"]), tuple(d["bank"]),
         tuple(d["generators"]), tuple(_piece(p) for p in d["fighters"]), tuple(_piece(p) for p in d["defenses"]),
         tuple(FaceDown(f["slot"], f["card"], f["commitment"]) for f in d["face_down"]),
-        tuple(d["discard"]), tuple(d["removed"]), d["cloaks_played"],
+        tuple(d["discard"]), tuple(d["removed"]), d["cloaks_played"], tuple(d["unseen"]),
     )
 
 
@@ -116,4 +120,4 @@ def snap_from_json(d: dict[str, Any]) -> Snap:
     combat = Combat(tuple(c["attackers"]), tuple((b, a) for b, a in c["blocks"]), tuple(c["queue"]),
                     c["current"], c["damage"], c["budget"])
     return Snap(d["phase"], d["active"], d["turn"], (_side(d["sides"][0]), _side(d["sides"][1])), combat,
-                d["winner"], d["reason"], d["first_rule"], d["turn_limit"])
+                d["winner"], d["reason"], d["first_rule"], d["turn_limit"], d["physical"])

@@ -21,6 +21,7 @@ from engines.core import (
 from engines.keener import combat, turn
 from engines.keener.cloak import play_cloaked, uncloak
 from engines.keener.decks import DEFAULT_DECKS, Deck, DeckError, resolve_deck
+from engines.keener.hand import UNKNOWN
 from engines.keener.ids import commander_id, copy_ids
 from engines.keener.legal import legal_moves
 from engines.keener.moves import MOVE_TYPES, Cloak, Deploy, Uncloak
@@ -71,8 +72,9 @@ class KeenerState(State[Snap]):
                          "play it in your Spending phase")
         return _STEPS[s.phase](s, move, ev), ev
 
-    def _legal_moves(self, s: Snap, seat: int) -> list[Move]:
-        return legal_moves(s, seat)
+    def _legal_moves(self, s: Snap, seat: int) -> list[Move] | None:
+        """None with a hand-shuffled deck: the engine does not know the hand."""
+        return None if s.physical else legal_moves(s, seat)
 
     def _view(self, s: Snap, seat: int | None) -> JSON:
         return view(s, seat)
@@ -137,12 +139,19 @@ class KeenerGame(Game):
         ``first`` (least-lp | coin | seat-1 | seat-2; default least-lp) and ``turn_limit``."""
         variant = variant or self.variants[0]
         self.validate_setup(seats, variant, deal)
-        if deal == PHYSICAL:
-            raise ValueError("Keener is refereed with a seeded deal only so far (deal='physical' is not built)")
         decks, first, limit = parse_options(options)
-        sides = tuple(Side(deck_name=d.name, commander=commander_id(seat, d.commander),
-                           deck=copy_ids(seat, d.cards)) for seat, d in enumerate(decks))
-        snap = Snap("shuffle-1", 0, 0, sides, first_rule=first, turn_limit=limit)  # type: ignore[arg-type]
+        if deal == PHYSICAL:
+            # Shuffled and dealt by hand: the engine knows each decklist, not the order (hand.py).
+            sides = tuple(Side(deck_name=d.name, commander=commander_id(seat, d.commander),
+                               deck=(UNKNOWN,) * len(d.cards), unseen=copy_ids(seat, d.cards))
+                          for seat, d in enumerate(decks))
+            snap = Snap("shuffle-2", 0, 0, sides, first_rule=first, turn_limit=limit,  # type: ignore[arg-type]
+                        physical=True)
+            snap = turn.after_shuffles(snap, [])
+        else:
+            sides = tuple(Side(deck_name=d.name, commander=commander_id(seat, d.commander),
+                               deck=copy_ids(seat, d.cards)) for seat, d in enumerate(decks))
+            snap = Snap("shuffle-1", 0, 0, sides, first_rule=first, turn_limit=limit)  # type: ignore[arg-type]
         return KeenerState(self, seats, variant, deal, snap, options)
 
     def setups(self) -> list[tuple[int, str, dict[str, Any]]]:

@@ -9,6 +9,7 @@ from engines.keener import events as E
 from engines.keener.catalog import RESOURCES
 from engines.keener.field import damage_commander, end_game, enter_fighter, gain, pay, wake, with_side
 from engines.keener.figures import find_defense, find_fighter, pv
+from engines.keener.hand import find_in_hand, remove_from_hand
 from engines.keener.ids import card_of
 from engines.keener.moves import Deploy, Pass, PlayGenerator
 from engines.keener.snapshot import Combat, Piece, Snap
@@ -27,13 +28,18 @@ def setup_chance(s: Snap, move: ChanceMove, ev: list[Event]) -> Snap:
         ev.append(E.Shuffled(seat))
         if seat == 0:
             return replace(s, phase="shuffle-2")
-        first = first_player(s)
-        if first is None:
-            return replace(s, phase="coin")
-        return begin(s, first, "the Commander with less LP goes first" if s.first_rule == "least-lp"
-                     else f"the table chose seat {first + 1}", ev)
+        return after_shuffles(s, ev)
     # coin: 0 = seat 1, 1 = seat 2
     return begin(s, move.values[0], "a coin toss", ev)
+
+
+def after_shuffles(s: Snap, ev: list[Event]) -> Snap:
+    """Both decks are shuffled: decide who goes first, by a coin when needed."""
+    first = first_player(s)
+    if first is None:
+        return replace(s, phase="coin")
+    return begin(s, first, "the Commander with less LP goes first" if s.first_rule == "least-lp"
+                 else f"the table chose seat {first + 1}", ev)
 
 
 def first_player(s: Snap) -> int | None:
@@ -115,14 +121,13 @@ def economy(s: Snap, move: Move, ev: list[Event]) -> Snap:
         raise Reject("KN-5.2", f"in the Economy phase you may only play a Resource Generator or pass, not {move.type}",
                      "play a generator or pass to the Spending phase")
     side = s.sides[seat]
-    if move.card not in side.hand:
-        raise Reject("KN-5.2", f"{move.card} is not in your hand", "play a generator you hold")
-    if card_of(move.card).type != "generator":
-        raise Reject("KN-5.2", f"{card_of(move.card).name} is not a Resource Generator",
+    copy = find_in_hand(side, move.card, s.physical, "KN-5.2")
+    if card_of(copy).type != "generator":
+        raise Reject("KN-5.2", f"{card_of(copy).name} is not a Resource Generator",
                      "play it in the Spending phase")
-    hand = tuple(c for c in side.hand if c != move.card)
-    s = with_side(s, seat, replace(side, hand=hand, generators=(*side.generators, move.card)))
-    ev.append(E.Played(seat, move.card, "generators"))
+    side = remove_from_hand(side, copy, s.physical)
+    s = with_side(s, seat, replace(side, generators=(*side.generators, copy)))
+    ev.append(E.Played(seat, copy, "generators"))
     return produce(s, seat, ev)
 
 
@@ -142,40 +147,37 @@ def equipment_target_problem(s: Snap, seat: int, card: str, target: str) -> str 
 def deploy(s: Snap, move: Deploy, ev: list[Event]) -> Snap:
     """KN-6: pay the cost and play a Fighter, Defense, Equipment or Single-use card."""
     seat = s.active
-    side = s.sides[seat]
-    if move.card not in side.hand:
-        raise Reject("KN-6.1", f"{move.card} is not in your hand", "play a card you hold")
-    card = card_of(move.card)
+    copy = find_in_hand(s.sides[seat], move.card, s.physical, "KN-6.1")
+    card = card_of(copy)
     if card.type == "generator":
         raise Reject("KN-5.2", "Resource Generators are played in the Economy phase", "play it next turn")
     if card.type == "equipment":
-        problem = equipment_target_problem(s, seat, move.card, move.target)
+        problem = equipment_target_problem(s, seat, copy, move.target)
         if problem:
             raise Reject("KN-6.3", problem, "name one of your cards in play as the target")
     elif move.target:
         raise Reject("KN-6.1", f"{card.name} takes no target", "leave the target empty")
     s = pay(s, seat, card.cost, "KN-6.1", card.name, ev)
-    side = s.sides[seat]
-    s = with_side(s, seat, replace(side, hand=tuple(c for c in side.hand if c != move.card)))
+    s = with_side(s, seat, remove_from_hand(s.sides[seat], copy, s.physical))
     if card.type == "fighter":
-        ev.append(E.Played(seat, move.card, "fighters"))
-        return enter_fighter(s, seat, Piece(move.card), ev)
+        ev.append(E.Played(seat, copy, "fighters"))
+        return enter_fighter(s, seat, Piece(copy), ev)
     if card.type == "defense":
-        ev.append(E.Played(seat, move.card, "defenses"))
+        ev.append(E.Played(seat, copy, "defenses"))
         side = s.sides[seat]
-        return with_side(s, seat, replace(side, defenses=(*side.defenses, Piece(move.card))))
+        return with_side(s, seat, replace(side, defenses=(*side.defenses, Piece(copy))))
     if card.type == "equipment":
-        ev.append(E.Played(seat, move.card, "gear", move.target))
+        ev.append(E.Played(seat, copy, "gear", move.target))
         side = s.sides[seat]
         group = "fighters" if card.ability == "equip-pv" else "defenses"
-        pieces = tuple(replace(p, gear=(*p.gear, move.card)) if p.id == move.target else p
+        pieces = tuple(replace(p, gear=(*p.gear, copy)) if p.id == move.target else p
                        for p in getattr(side, group))
         s = with_side(s, seat, replace(side, **{group: pieces}))
         return wake(s, ev)
     # single-use: its effect, then the discard pile
-    ev.append(E.Played(seat, move.card, "discard"))
+    ev.append(E.Played(seat, copy, "discard"))
     side = s.sides[seat]
-    s = with_side(s, seat, replace(side, discard=(*side.discard, move.card)))
+    s = with_side(s, seat, replace(side, discard=(*side.discard, copy)))
     if card.ability == "gain":
         amounts = [0, 0, 0, 0]
         amounts[RESOURCES.index(card.params["resource"])] = card.params["amount"]

@@ -11,6 +11,7 @@ from typing import Any
 
 from engines.keener.catalog import RESOURCES
 from engines.keener.figures import commander_lp, lp, own_pv, pv
+from engines.keener.hand import UNKNOWN
 from engines.keener.ids import card_of
 from engines.keener.snapshot import Piece, Side, Snap
 
@@ -52,7 +53,8 @@ def view(s: Snap, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None:
         side = s.sides[seat]
-        data["hand"] = [{"id": h, "name": card_of(h).name} for h in side.hand]
+        data["hand"] = [{"id": h, "name": card_of(h).name} for h in side.hand if h != UNKNOWN]
+        data["hand_unseen"] = side.hand.count(UNKNOWN)
         data["face_down_cards"] = {f.slot: f.card for f in side.face_down if f.card}
     return data
 
@@ -65,4 +67,5 @@ def hidden_from(s: Snap, seat: int | None) -> frozenset[str]:
         if i != seat:
             secret.update(side.hand)
             secret.update(f.card for f in side.face_down if f.card)
+    secret.discard(UNKNOWN)
     return frozenset(secret)
