@@ -57,10 +57,23 @@ def test_no_reveal_fails(tmp_path, capsys):
     assert "no reveal entry" in capsys.readouterr().out
 
 
-def test_an_unreadable_record_exits_2(tmp_path, capsys):
+def test_a_die_edited_in_place_breaks_the_chain(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    play_fair_toy_game(path, FairRandom())
+    lines = path.read_text(encoding="utf-8").splitlines()
+    entry = json.loads(lines[4])
+    assert entry["move"]["type"] == "chance"
+    entry["move"]["values"] = [(entry["move"]["values"][0] + 1) % 6]
+    lines[4] = canonical(entry)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["verify", str(path), *TOY]) == 1
+    assert "seq 4: the line was altered" in capsys.readouterr().out
+
+
+def test_an_unreadable_record_fails(tmp_path, capsys):
     path = tmp_path / "bad.jsonl"
     path.write_text("{", encoding="utf-8")
-    assert main(["verify", str(path)]) == 2
+    assert main(["verify", str(path)]) == 1
     assert main(["verify", str(tmp_path / "missing.jsonl")]) == 2
     assert "companion verify:" in capsys.readouterr().out
 

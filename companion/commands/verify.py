@@ -18,12 +18,17 @@ def register(sub) -> None:
 
 
 def run(args, game=None) -> int:
-    """Exit 0 when every chance value matches, 1 on any mismatch or a missing reveal, 2 when unreadable."""
+    """Exit 0 when every chance value matches; 1 on any mismatch, a missing reveal or a broken
+    hash chain; 2 when the file cannot be read."""
     try:
         record = read_record(args.record)
-    except (OSError, RecordError) as exc:
+    except OSError as exc:
         print(f"companion verify: {exc}")
         return 2
+    except RecordError as exc:
+        print(f"companion verify: {exc}")
+        print("NOT verified: the record itself cannot be trusted")
+        return 1
     if game is None and args.game_module:
         try:
             game = importlib.import_module(args.game_module).GAME
