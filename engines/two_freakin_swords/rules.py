@@ -158,19 +158,19 @@ def _chance(f: Fight, s: Snap, move: ChanceMove, events: list[Event]) -> Snap:
     if s.to_shuffle:
         pile = s.to_shuffle[0]
         deck = apply_shuffle(s.decks[pile], move.values)
-        s = replace(s, decks=_set(s.decks, pile, deck), to_shuffle=s.to_shuffle[1:])
+        s = s.but(decks=_set(s.decks, pile, deck), to_shuffle=s.to_shuffle[1:])
         events.append(Shuffled(pile, len(deck), False))
         if s.to_shuffle:
             return s
         if f.community:
             order = f.clockwise_from_youngest(list(range(f.seats)))
-            return _run_draws(f, replace(s, phase="draw", draws=tuple((p, HAND_SIZE) for p in order), then="turn"),
+            return _run_draws(f, s.but(phase="draw", draws=tuple((p, HAND_SIZE) for p in order), then="turn"),
                               events)
         return _begin_turn(f, s, events)
     pile = s.reshuffle
     assert pile is not None
     deck = apply_shuffle(s.discards[pile], move.values)
-    s = replace(s, decks=_set(s.decks, pile, s.decks[pile] + deck), discards=_set(s.discards, pile, ()),
+    s = s.but(decks=_set(s.decks, pile, s.decks[pile] + deck), discards=_set(s.discards, pile, ()),
                 reshuffle=None)
     events.append(Shuffled(pile, len(deck), True))
     return _run_draws(f, s, events)
@@ -195,12 +195,12 @@ def _choose_opening(f: Fight, s: Snap, move: ChooseOpening, events: list[Event])
                          "choose cards your deck holds")
         deck.remove(found)
         hand.append(found)
-    s = replace(s, hands=_set(s.hands, move.seat, tuple(hand)), decks=_set(s.decks, move.seat, tuple(deck)),
+    s = s.but(hands=_set(s.hands, move.seat, tuple(hand)), decks=_set(s.decks, move.seat, tuple(deck)),
                 chosen=(*s.chosen, move.seat))
     events.append(OpeningChosen(move.seat))
     if len(s.chosen) == f.seats:
         # Ruling TFS-R8: the rest of each deck is shuffled once the opening hand is out.
-        s = replace(s, phase="shuffle", to_shuffle=tuple(range(f.seats)))
+        s = s.but(phase="shuffle", to_shuffle=tuple(range(f.seats)))
     return s
 
 
@@ -217,7 +217,7 @@ def _run_draws(f: Fight, s: Snap, events: list[Event]) -> Snap:
         pile = f.pile(seat)
         if n > 0 and not decks[pile]:
             if len(discards[pile]) >= 2:  # TFS-2.4
-                return replace(s, phase="draw", draws=tuple(draws), hands=tuple(hands), decks=tuple(decks),
+                return s.but(phase="draw", draws=tuple(draws), hands=tuple(hands), decks=tuple(decks),
                                discards=tuple(discards), reshuffle=pile)
             decks[pile], discards[pile] = discards[pile], ()
         take = min(n, len(decks[pile]))
@@ -229,7 +229,7 @@ def _run_draws(f: Fight, s: Snap, events: list[Event]) -> Snap:
             draws.pop(0)  # TFS-2.5: with nothing left anywhere, a fighter draws what there is
         else:
             draws[0] = (seat, n - take)
-    s = replace(s, draws=(), hands=tuple(hands), decks=tuple(decks), discards=tuple(discards))
+    s = s.but(draws=(), hands=tuple(hands), decks=tuple(decks), discards=tuple(discards))
     if s.then == "round":
         return _start_round(f, s, events)
     return _begin_turn(f, s, events)
@@ -239,16 +239,25 @@ def _run_draws(f: Fight, s: Snap, events: list[Event]) -> Snap:
 # A turn: announce, place, reveal, resolve
 
 
+def start_turn(f: Fight, s: Snap) -> tuple[Snap, list[Event]]:
+    """Begin the next turn from a snapshot at a turn boundary (cards in play go to the discard pile).
+
+    For restoring a table set up by hand between turns, and for tests that set
+    up hands, hits and coins before a turn."""
+    events: list[Event] = []
+    return _begin_turn(f, s, events), events
+
+
 def _begin_turn(f: Fight, s: Snap, events: list[Event]) -> Snap:
     discards = list(s.discards)
     for card in s.in_play:
         pile = f.pile_of_card(card)
         discards[pile] = discards[pile] + (card,)
-    s = replace(s, turn=s.turn + 1, discards=tuple(discards), in_play=(), announced=(), lunges=(), passes=(),
+    s = s.but(turn=s.turn + 1, discards=tuple(discards), in_play=(), announced=(), lunges=(), passes=(),
                 engagements=(), cursor=0, placements=(), fell=(), coin_passes=(), round1=(), round2=(), waiting=())
     events.append(TurnBegan(s.turn, s.coins))
     if eligible(f, s):
-        return replace(s, phase="announce")
+        return s.but(phase="announce")
     return _plan_turn(f, s, events)
 
 
@@ -265,11 +274,11 @@ def _announce(f: Fight, s: Snap, move: Announce, events: list[Event]) -> Snap:
     if move.pass_arm is not None and move.pass_arm not in passable:
         raise Reject("TFS-12.1", "you can pass only a coin held on the arm that faces your teammate",
                      f"pass the coin on arm {' or '.join(passable)}" if passable else "announce without a pass")
-    s = replace(s, announced=(*s.announced, move.seat))
+    s = s.but(announced=(*s.announced, move.seat))
     if move.lunge_at is not None:
-        s = replace(s, lunges=(*s.lunges, (move.seat, move.lunge_at)))
+        s = s.but(lunges=(*s.lunges, (move.seat, move.lunge_at)))
     if move.pass_arm is not None:
-        s = replace(s, passes=(*s.passes, f"{move.seat}{move.pass_arm}"))
+        s = s.but(passes=(*s.passes, f"{move.seat}{move.pass_arm}"))
     events.append(Announced(move.seat, move.lunge_at, move.pass_arm))
     if all(p in s.announced for p in eligible(f, s)):
         return _plan_turn(f, s, events)
@@ -304,24 +313,24 @@ def _plan_turn(f: Fight, s: Snap, events: list[Event]) -> Snap:
         stage1.append(a)
         stage2.append(b)
         pair_engs.append(Engagement("pair", (a, b)))
-    s = replace(s, engagements=(*lunge_engs, *free_engs, *pair_engs), cursor=0, round1=tuple(stage1),
+    s = s.but(engagements=(*lunge_engs, *free_engs, *pair_engs), cursor=0, round1=tuple(stage1),
                 round2=tuple(stage2))
     return _start_round(f, s, events)
 
 
 def _start_round(f: Fight, s: Snap, events: list[Event]) -> Snap:
-    return _advance(f, replace(s, phase="place-1", waiting=s.round1), events)
+    return _advance(f, s.but(phase="place-1", waiting=s.round1), events)
 
 
 def _advance(f: Fight, s: Snap, events: list[Event]) -> Snap:
     """Move through place-1, place-2, reveal-1, reveal-2 as each finishes, then resolve."""
     while not s.waiting:
         if s.phase == "place-1":
-            s = replace(s, phase="place-2", waiting=s.round2)
+            s = s.but(phase="place-2", waiting=s.round2)
         elif s.phase == "place-2":
-            s = replace(s, phase="reveal-1", waiting=_with_card(s, s.round1))
+            s = s.but(phase="reveal-1", waiting=_with_card(s, s.round1))
         elif s.phase == "reveal-1":
-            s = replace(s, phase="reveal-2", waiting=_with_card(s, s.round2))
+            s = s.but(phase="reveal-2", waiting=_with_card(s, s.round2))
         else:
             return _resolve(f, s, events)
     return s
@@ -361,7 +370,7 @@ def _place(f: Fight, s: Snap, move: Place, events: list[Event]) -> Snap:
         raise Reject("TFS-10.2", "only an arm under a lunge names which attacking card it counters",
                      "send the card without counters")
     placements = tuple(p for p in s.placements if p.arm != key) + (Placement(key, move.card, move.counters),)
-    s = replace(s, placements=placements, waiting=tuple(a for a in s.waiting if a != key),
+    s = s.but(placements=placements, waiting=tuple(a for a in s.waiting if a != key),
                 hands=_set(s.hands, move.seat, tuple(c for c in hand if c != move.card)),
                 in_play=s.in_play + ((move.card,) if move.card else ()))
     events.append(Placed(move.seat, key, side_of(move.card) if move.card else None, move.counters))
@@ -386,7 +395,7 @@ def _reveal(f: Fight, s: Snap, move: Reveal, events: list[Event]) -> Snap:
         raise Reject("TFS-7.6", f"that is not the card you sealed on your {'right' if move.arm == 'R' else 'left'} "
                      "arm", "turn up the card you placed")
     placements = tuple(replace(p, revealed=True) if p.arm == key else p for p in s.placements)
-    s = replace(s, placements=placements, waiting=tuple(a for a in s.waiting if a != key))
+    s = s.but(placements=placements, waiting=tuple(a for a in s.waiting if a != key))
     events.append(Revealed(move.seat, key, kind_of(sealed)))
     return _advance(f, s, events)
 
@@ -415,9 +424,9 @@ def _kind(s: Snap, arm: str) -> str | None:
 
 def _hit(s: Snap, victim: int, by: int, events: list[Event]) -> Snap:
     before = s.hits[victim]
-    s = replace(s, hits=_set(s.hits, victim, before + 1))
+    s = s.but(hits=_set(s.hits, victim, before + 1))
     if before < s.hp[victim] <= before + 1:  # TFS-4.2 / ruling TFS-R3
-        s = replace(s, fell=(*s.fell, Fall(victim, by)))
+        s = s.but(fell=(*s.fell, Fall(victim, by)))
         events.append(Defeated(victim, by))
     return s
 
@@ -440,7 +449,7 @@ def _resolve(f: Fight, s: Snap, events: list[Event]) -> Snap:
             if replay:
                 return _start_replay(f, s, a, d, events)
             if coin:
-                s = replace(s, coin_passes=(*s.coin_passes, a))
+                s = s.but(coin_passes=(*s.coin_passes, a))
         elif e.kind == "lunge":
             target, right, left = e.arms
             victim, lunger = seat_of(target), seat_of(right)
@@ -466,7 +475,7 @@ def _resolve(f: Fight, s: Snap, events: list[Event]) -> Snap:
             events.append(Engaged("free", e.arms, (kf, None), tuple(hits), False))
             for v, by in hits:
                 s = _hit(s, v, by, events)
-        s = replace(s, cursor=s.cursor + 1)
+        s = s.but(cursor=s.cursor + 1)
     return _end_turn(f, s, events)
 
 
@@ -474,7 +483,7 @@ def _start_replay(f: Fight, s: Snap, a: str, d: str, events: list[Event]) -> Sna
     """Replay this arm (TFS-7.7): no draw, unless a hand is empty (both: both draw 4; one: ruling TFS-R5)."""
     sa, sd = seat_of(a), seat_of(d)
     draws = tuple((p, HAND_SIZE) for p in (sa, sd) if not s.hands[p])
-    s = replace(s, placements=tuple(p for p in s.placements if p.arm not in (a, d)), round1=(a,), round2=(d,),
+    s = s.but(placements=tuple(p for p in s.placements if p.arm not in (a, d)), round1=(a,), round2=(d,),
                 draws=draws, then="round")
     return _run_draws(f, s, events)
 
@@ -506,17 +515,17 @@ def _end_turn(f: Fight, s: Snap, events: list[Event]) -> Snap:
             discards[0] = discards[0] + hands[fall.seat]
         hands[fall.seat] = ()
         events.append(Eliminated(fall.seat, fall.by, coin))
-    s = replace(s, circle=tuple(circle), coins=tuple(sorted(coins)), hands=tuple(hands), discards=tuple(discards),
+    s = s.but(circle=tuple(circle), coins=tuple(sorted(coins)), hands=tuple(hands), discards=tuple(discards),
                 eliminated=tuple(eliminated))
     if len({f.teams[p] for p in circle}) <= 1:  # TFS-13.1
         winners = tuple(circle)
         reason = "the last fighters eliminated each other" if not winners else (
             "last fighter standing" if len(winners) == 1 else "last team standing")
         events.append(FightOver(winners, reason))
-        return replace(s, phase="over")
+        return s.but(phase="over")
     order = f.clockwise_from_youngest(circle)
     draws = tuple((p, HAND_SIZE - len(s.hands[p])) for p in order if len(s.hands[p]) < HAND_SIZE)  # TFS-3.4
-    return _run_draws(f, replace(s, phase="draw", draws=draws, then="turn"), events)
+    return _run_draws(f, s.but(phase="draw", draws=draws, then="turn"), events)
 
 
 def eliminate(circle: list[int], coins: set[str], victim: int, finisher: int) -> tuple[list[int], set[str], str | None]:

@@ -6,7 +6,9 @@ the table sat down (teams, deck mode, grid, who is youngest).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from engines.two_freakin_swords.cards import number_of
 from engines.two_freakin_swords.grid import Grid
@@ -97,8 +99,52 @@ class Snap:
     coin_passes: tuple[str, ...] = ()
     eliminated: tuple[int, ...] = ()
 
+    def to_json(self) -> dict[str, Any]:
+        """Hand-written (not core.to_plain): snapshots are written at every step, so speed matters."""
+        return {
+            "phase": self.phase, "turn": self.turn, "circle": list(self.circle), "hp": list(self.hp),
+            "hits": list(self.hits), "coins": list(self.coins),
+            "hands": [list(h) for h in self.hands], "decks": [list(d) for d in self.decks],
+            "discards": [list(d) for d in self.discards], "chosen": list(self.chosen),
+            "to_shuffle": list(self.to_shuffle), "reshuffle": self.reshuffle,
+            "draws": [list(d) for d in self.draws], "then": self.then, "announced": list(self.announced),
+            "lunges": [list(x) for x in self.lunges], "passes": list(self.passes),
+            "engagements": [[e.kind, list(e.arms)] for e in self.engagements], "cursor": self.cursor,
+            "round1": list(self.round1), "round2": list(self.round2), "waiting": list(self.waiting),
+            "placements": [[p.arm, p.card, p.counters, p.revealed] for p in self.placements],
+            "in_play": list(self.in_play), "fell": [[x.seat, x.by] for x in self.fell],
+            "coin_passes": list(self.coin_passes), "eliminated": list(self.eliminated),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Snap:
+        t = tuple
+        return cls(
+            d["phase"], d["turn"], t(d["circle"]), t(d["hp"]), t(d["hits"]), t(d["coins"]),
+            t(t(h) for h in d["hands"]), t(t(x) for x in d["decks"]), t(t(x) for x in d["discards"]),
+            t(d["chosen"]), t(d["to_shuffle"]), d["reshuffle"], t((a, b) for a, b in d["draws"]), d["then"],
+            t(d["announced"]), t((a, b) for a, b in d["lunges"]), t(d["passes"]),
+            t(Engagement(k, t(arms)) for k, arms in d["engagements"]), d["cursor"],
+            t(d["round1"]), t(d["round2"]), t(d["waiting"]),
+            t(Placement(a, c, k, r) for a, c, k, r in d["placements"]),
+            t(d["in_play"]), t(Fall(a, b) for a, b in d["fell"]), t(d["coin_passes"]), t(d["eliminated"]),
+        )
+
+    def but(self, **changes: Any) -> Snap:
+        """A copy with some fields changed: ``dataclasses.replace`` without re-running ``__init__``,
+        which made it the slowest line of a random playout (the fields are all immutable)."""
+        if not changes.keys() <= _SNAP_FIELDS:
+            raise TypeError(f"Snap has no field {sorted(changes.keys() - _SNAP_FIELDS)}")
+        new = object.__new__(Snap)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
     def placement(self, arm: str) -> Placement | None:
         for p in self.placements:
             if p.arm == arm:
                 return p
         return None
+
+
+_SNAP_FIELDS = frozenset(f.name for f in dataclasses.fields(Snap))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core import JSON, ChanceRequest, Event, Move, Outcome, State, from_plain, to_plain
+from engines.core import JSON, ChanceRequest, Event, Move, Outcome, State
 from engines.two_freakin_swords import rules
 from engines.two_freakin_swords.cards import count_kinds, kind_of, side_of
 from engines.two_freakin_swords.seating import pairs, seat_of
@@ -107,7 +107,7 @@ class TFSState(State[Snap]):
         return Outcome(winners, scores, tie=False, reason=reason)
 
     def snapshot_to_json(self, s: Snap) -> JSON:
-        return to_plain(s)
+        return s.to_json()
 
     def snapshot_from_json(self, data: JSON) -> Snap:
-        return from_plain(Snap, data)
+        return Snap.from_json(data)
