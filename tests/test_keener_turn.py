@@ -196,3 +196,23 @@ def test_forced_choices_are_made_by_the_engine():
     state.apply(Pass(1))
     assert state.view(None)["phase"] == "economy"
     assert side(state, 1)["commander"]["lp"] == 6 and side(state, 1)["defenses"] == []
+
+
+def test_simulate_reports_games_stopped_at_the_move_cap(capsys):
+    """Ruling KN-R7: `companion simulate keener --max-moves N` stops long games and says how many."""
+    import argparse
+
+    from companion.commands import simulate
+
+    parser = argparse.ArgumentParser()
+    simulate.register(parser.add_subparsers())
+
+    def main(argv):
+        args = parser.parse_args(argv)
+        return args.func(args)
+
+    assert main(["simulate", "keener", "--games", "3", "--max-moves", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "hit the cap of 10 moves: 3" in out
+    assert main(["simulate", "keener", "--games", "3"]) == 0
+    assert "hit the cap of 5000 moves: 0" in capsys.readouterr().out
