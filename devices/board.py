@@ -58,6 +58,7 @@ class Board:
         self._cond = threading.Condition()
         self._closing = False
         self._in_flight = False
+        self._awaiting: dict[Hashable, Command] = {}  # shows sent whose "shown" event has not come yet
         self._last_sent = time.monotonic()
         self._writer = threading.Thread(target=self._write_loop, name=f"board-{self.board_id}", daemon=True)
         self._writer.start()
@@ -90,7 +91,7 @@ class Board:
             self.hello = hello
             self.reconnects += 1
             self.last_heard = link.last_heard
-            self._push_front(Command(Msg.SET_STATE, self._state_payload(), key="state"))
+            self._restore()
             self._cond.notify_all()
         if old is not None and old is not link:
             old.close()
@@ -141,8 +142,17 @@ class Board:
     def resync(self) -> None:
         """Send the whole LED state before anything else (after a reset of the board)."""
         with self._cond:
-            self._push_front(Command(Msg.SET_STATE, self._state_payload(), key="state"))
+            self._restore()
             self._cond.notify_all()
+
+    def _restore(self) -> None:
+        """(Holding the lock.)  SET_STATE first; then, for every dice or toss shown whose
+        "shown" event never came (the board reset or the cable went mid-animation), the
+        same show again without animation, which answers with the event at once."""
+        for key, command in self._awaiting.items():
+            if all(c.key != key for c in self._queue):
+                self._queue.appendleft(Command(command.kind, command.payload[:-1] + b"\x00", key))
+        self._push_front(Command(Msg.SET_STATE, self._state_payload(), key="state"))
 
     @property
     def queued(self) -> int:
@@ -185,10 +195,19 @@ class Board:
 
     def _send(self, link: Link, command: Command) -> None:
         self._last_sent = time.monotonic()
+        with self._cond:
+            if command.kind in (Msg.SHOW_DICE, Msg.SHOW_TOSS):
+                # Before sending: the event may overtake the ACK on its way to us.
+                self._awaiting[command.key] = command
+            elif command.kind == Msg.CLEAR:
+                self._awaiting.clear()
         try:
             answer = link.request(command.kind, command.payload)
         except BoardRefused as exc:
             # Retrying cannot help (the command itself is wrong for this board): drop it, say why.
+            with self._cond:
+                if self._awaiting.get(command.key) is command:
+                    del self._awaiting[command.key]
             self.errors += 1
             self.last_error = f"{command.name} refused: {exc}"
             return
@@ -264,7 +283,17 @@ class Board:
             self.errors += 1
             self.last_error = f"malformed {frame.name} payload {p.hex()}"
             return
+        if event.kind != "button":
+            self._shown(frame.kind, p)
         self._emit(event)
+
+    def _shown(self, kind: int, p: bytes) -> None:
+        """The board showed a roll or toss: stop waiting for it (when it is the latest one asked)."""
+        key = ("dice", p[0]) if kind == Msg.EV_ROLL_SHOWN else ("toss", p[0] // 2)
+        with self._cond:
+            command = self._awaiting.get(key)
+            if command is not None and command.payload[:len(p)] == p:
+                del self._awaiting[key]
 
     # ---- status ----------------------------------------------------------------
     def status(self) -> BoardStatus:

@@ -10,10 +10,11 @@ import time
 import pytest
 
 from devices import discovery
+from devices.firmware import boardcore as fw
 from devices.ledstate import LedState
 from devices.link import Timing
 from devices.manager import DeviceManager
-from devices.simulator import Simulator, standard_boards
+from devices.simulator import Simulator, VirtualBoard, standard_boards
 
 FAST = Timing(ack_timeout=0.1, retries=2, heartbeat=0.3)
 
@@ -296,3 +297,23 @@ def test_a_port_that_does_not_answer_hello_is_probed_once(sim):
 def test_discovery_prefers_rp2040_ids():
     assert discovery.is_rp2040(0x2E8A, 0x0005) and not discovery.is_rp2040(0x1A86, 0x7523)
     assert all(isinstance(c, discovery.Candidate) for c in discovery.scan())
+
+
+@pytest.mark.parametrize("fault", ["reset", "replug"])
+def test_a_roll_cut_short_by_a_reset_or_a_pulled_cable_is_still_shown_and_reported_once(fault):
+    slow = Simulator([VirtualBoard("slow-dice", [(fw.CAP_DICE, 0, 2)], roll_ms=60_000, heartbeat_ms=200)])
+    slow.start()
+    events = Events()
+    try:
+        with DeviceManager("sim", on_event=events, timing=FAST, scan_interval=0.05, simulator=slow) as m:
+            assert wait_for(lambda: m.has("dice"))
+            m.show_dice(1, (4, 2))  # a minute-long roll: it cannot end by itself during this test
+            board = slow.board("slow-dice")
+            assert wait_for(lambda: 1 in board.core.dice_anim)
+            getattr(board, fault)()
+            assert wait_for(lambda: events.of("roll_shown"))
+            assert LedState.decode(board.state()).dice == {1: (4, 2)}
+            time.sleep(0.3)
+            assert [e.data for e in events.of("roll_shown")] == [{"seat": 1, "values": (4, 2)}]
+    finally:
+        slow.close()
