@@ -26,8 +26,7 @@ def test_dsp_11_1_table_view_shows_the_public_game():
     assert view["lead"] == 0 and view["leader"] == 1 and view["turn"] == 2 and view["to_act"] == [2]
     assert view["half"] == "astronaut" and view["trick"] == 2 and view["phase"] == "play"
     assert view["current_trick"] == [{"seat": 1, "card": "R8", "colour": "red", "number": 8}]
-    assert view["tricks"] == [{"trick": 1, "leader": 0, "plays": [[0, "R1"], [1, "R7"], [2, "G1"], [3, "Y1"]],
-                               "winner": 1}]
+    assert view["tricks"] == [{"trick": 1, "leader": 0, "winner": 1, "cards": ["R1", "R7", "G1", "Y1"]}]
     assert view["tricks_won"] == [0, 1, 0, 0] and view["points"] == [0, 0, 0, 0]
     assert view["hand_counts"] == [11, 10, 11, 11]
     assert "hand" not in view and view["trump"] is None and view["outcome"] is None

@@ -119,6 +119,24 @@ class Snap:
         return (self.leader + len(self.plays)) % len(self.hand_counts)
 
 
+_FIELDS = frozenset(Snap.__dataclass_fields__)
+
+
+def evolve(snap: Snap, **changes: Any) -> Snap:
+    """``dataclasses.replace`` without its per-call field inspection.
+
+    Snap has no ``__post_init__`` and no init-only fields, so copying the
+    instance dict is exact; it was the largest cost of a simulated move.
+    """
+    unknown = changes.keys() - _FIELDS
+    if unknown:
+        raise TypeError(f"Snap has no field {sorted(unknown)}")
+    new = object.__new__(Snap)
+    new.__dict__.update(snap.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def new_round(snap: Snap | None, seats: int, round_no: int, points: tuple[int, ...],
               rounds: tuple[RoundSummary, ...], phase: str) -> Snap:
     """A round before the deal (or, in a physical deal, before the dice)."""

@@ -8,8 +8,6 @@ snapshot and returns a new one with the public events it caused, or raises
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engines.core import (
     JSON,
     PHYSICAL,
@@ -65,6 +63,7 @@ from engines.double_side_play.snapshot import (
     snap_to_json,
 )
 from engines.double_side_play.snapshot import Revoke as RevokeRecord
+from engines.double_side_play.snapshot import evolve as replace
 
 HAND_SIZE = 12
 TRICKS = 12
@@ -214,19 +213,15 @@ class DoubleSidePlayState(State[Snap]):
         if not deck.is_card(card):
             raise Reject("DSP-1.1", f"{card!r} is not a card of this deck",
                          f"name a card by colour initial and astronaut number, e.g. {deck.ids[6]}")
-        first = self._sighting(s, card)
-        if first is not None:
-            raise Reject("DSP-10.1",
-                         f"{card} ({deck.describe(card)}) was already played this round by {first}; "
-                         f"now seat {seat + 1} shows it in trick {s.trick}: one card cannot be in two places",
-                         "check the card's identity; the camera may have misread it or it was put back")
         lead = deck.colour(s.plays[0][1]) if s.plays else None
         colour = deck.colour(card)
+        hand = s.hands[seat]
+        if self.physical or card not in hand:  # a card still in its hand was not seen before (DSP-10.1)
+            self._conserve(s, seat, card)
         if not self.physical:
             if card in s.out:
                 raise Reject("DSP-2.2", f"{card} is out of this round (set aside unseen at the deal)",
                              "play a card from your hand")
-            hand = s.hands[seat]
             if card not in hand:
                 raise Reject("DSP-7.4", f"seat {seat + 1} does not hold {card}", "play a card from your hand")
             if lead is not None and colour != lead and any(deck.colour(c) == lead for c in hand):
@@ -259,6 +254,15 @@ class DoubleSidePlayState(State[Snap]):
         if len(plays) < self.seats:
             return s
         return self._finish_trick(s, events)
+
+    def _conserve(self, s: Snap, seat: int, card: str) -> None:
+        """DSP-10.1: refuse a second sighting of ``card`` this round, naming both."""
+        first = self._sighting(s, card)
+        if first is not None:
+            raise Reject("DSP-10.1",
+                         f"{card} ({self.deck.describe(card)}) was already played this round by {first}; "
+                         f"now seat {seat + 1} shows it in trick {s.trick}: one card cannot be in two places",
+                         "check the card's identity; the camera may have misread it or it was put back")
 
     def _sighting(self, s: Snap, card: str) -> str | None:
         """Where ``card`` was already seen this round, in words (DSP-10.1)."""
@@ -360,8 +364,9 @@ class DoubleSidePlayState(State[Snap]):
             "trump": s.trump or None,
             "trump_chooser": s.trump_chooser if s.trump_chooser >= 0 else None,
             "current_trick": [{"seat": p, **card_json(c)} for p, c in s.plays],
-            "tricks": [{"trick": r.trick, "leader": r.leader, "plays": [[p, c] for p, c in r.plays],
-                        "winner": r.winner} for r in s.tricks],
+            # cards[i] is seat i's card: one list per trick keeps the view small (phones redraw it often)
+            "tricks": [{"trick": r.trick, "leader": r.leader, "winner": r.winner,
+                        "cards": [c for _, c in sorted(r.plays)]} for r in s.tricks],
             "tricks_won": list(s.tricks_won),
             "points": list(s.points),
             "hand_counts": list(s.hand_counts),
