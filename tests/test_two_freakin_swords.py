@@ -292,7 +292,7 @@ def test_replay_with_one_empty_hand_draws_for_that_fighter_only():
 
 
 def test_refill_to_four_after_every_turn():
-    """TFS-3.4: after the turn everyone standing holds 4 cards again."""
+    """TFS-3.4, TFS-7.8: after the turn (hits, coins, then refill) everyone standing holds 4 cards again."""
     state = new_fight()
     run_turn(state, {"0R": "strike", "1L": "block", "1R": "strike", "0L": "block"})
     assert [len(h) for h in state.snapshot.hands] == [4, 4]

@@ -1,4 +1,4 @@
-"""The engagement grid: what happens when an aggressor's card meets a defender's (TFS-9).
+"""The engagement grid: what happens when an aggressor's card meets a defender's (TFS-9.1).
 
 The published grid was not available to us, so it ships as data
 (``grid.json`` in this package) that a group can replace with the official one.

@@ -27,7 +27,7 @@ class ChooseOpening(Move):
 @dataclass(frozen=True)
 class Announce(Move):
     """Before any card is placed (TFS-7.1): a lunge at an arm key (``"1L"``),
-    passing the coin on a teammate-facing arm (TFS-12), both, or neither."""
+    passing the coin on a teammate-facing arm (TFS-12.1), both, or neither."""
 
     type: ClassVar[str] = "announce"
     seat: int
@@ -147,7 +147,7 @@ class CoinsMoved(Event):
 
 @dataclass(frozen=True)
 class Eliminated(Event):
-    """The fighter leaves the circle; ``coin`` is the arm given the remaining coin (TFS-11)."""
+    """The fighter leaves the circle; ``coin`` is the arm given the remaining coin (TFS-11.1)."""
 
     type: ClassVar[str] = "eliminated"
     seat: int

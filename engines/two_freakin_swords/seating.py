@@ -1,4 +1,4 @@
-"""Who sits where, which arms face which, and teams (TFS-5).
+"""Who sits where, which arms face which, and teams (TFS-5.1).
 
 Seats are numbered clockwise as seen from above.  Facing the middle of the
 table, the fighter on your right is the previous seat, so your right arm

@@ -1,4 +1,4 @@
-"""Character sheets: who a player fights as, and the points they carry between fights (TFS-4).
+"""Character sheets: who a player fights as, and the points they carry between fights (TFS-4.1).
 
 The server persists sheets; the engine only reads starting points from them
 (``options_for``) and reports what to award (:meth:`TFSState.result`).
@@ -8,8 +8,8 @@ passes the time stamp.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 

@@ -88,7 +88,7 @@ class TFSState(State[Snap]):
 
     # ---- the end ---------------------------------------------------------
     def result(self) -> Result | None:
-        """Points to award and sheets to destroy (TFS-13), once the fight is over."""
+        """Points to award and sheets to destroy (TFS-13.1), once the fight is over."""
         s = self._s
         if s.phase != "over":
             return None
