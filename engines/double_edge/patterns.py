@@ -62,7 +62,15 @@ def can_form_base(groups: Sequence[int], size: int = 3) -> bool:
     return any(pattern_of(p) is not None for p in permutations(groups, size))
 
 
+_VALID_TRIPLES = frozenset(
+    (a, b, c) for a in range(8) for b in range(8) for c in range(8) if pattern_of((a, b, c)) is not None
+)
+"""Every ordered triple of groups that is a valid three-card Base (a quick look-up for move lists)."""
+
+
 def base_orders(hand: Sequence[str], size: int = 3) -> list[tuple[str, ...]]:
     """Every ordered choice of ``size`` cards from ``hand`` that forms a valid Base."""
     gs = {c: group(c) for c in hand}
+    if size == 3:
+        return [p for p in permutations(hand, 3) if (gs[p[0]], gs[p[1]], gs[p[2]]) in _VALID_TRIPLES]
     return [p for p in permutations(hand, size) if pattern_of([gs[c] for c in p]) is not None]

@@ -75,17 +75,17 @@ class Table:
         self.first_acted = s.first_acted
         self.deck = list(s.deck)
         self.deck_unknown = s.deck_unknown
-        self.hands = [list(h) for h in s.hands]
+        self.hands = [list(s.hands[0]), list(s.hands[1])]
         self.hand_unknown = list(s.hand_unknown)
-        self.bases = [list(b) for b in s.bases]
-        self.sealed_bases = [list(b) for b in s.sealed_bases]
+        self.bases = [list(s.bases[0]), list(s.bases[1])]
+        self.sealed_bases = [list(s.sealed_bases[0]), list(s.sealed_bases[1])]
         self.strikers = list(s.strikers)
-        self.middles = [list(m) for m in s.middles]
+        self.middles = [list(s.middles[0]), list(s.middles[1])]
         self.supports = list(s.supports)
         self.support_up = list(s.support_up)
         self.indicators = list(s.indicators)
         self.indicators_up = s.indicators_up
-        self.discards = [list(d) for d in s.discards]
+        self.discards = [list(s.discards[0]), list(s.discards[1])]
         self.pending = list(s.pending)
         self.had_striker = list(s.had_striker)
         self.claim_seat = s.claim_seat
@@ -95,17 +95,19 @@ class Table:
         self.reason = s.reason
 
     def freeze(self) -> Snap:
+        # Positional and spelled out per seat: this runs once per accepted move, so it is kept cheap.
+        h, b, sb, mi, d = self.hands, self.bases, self.sealed_bases, self.middles, self.discards
         return Snap(
-            phase=self.phase, round=self.round, first=self.first, stage=self.stage, first_acted=self.first_acted,
-            deck=tuple(self.deck), deck_unknown=self.deck_unknown,
-            hands=tuple(tuple(h) for h in self.hands), hand_unknown=tuple(self.hand_unknown),
-            bases=tuple(tuple(b) for b in self.bases), sealed_bases=tuple(tuple(b) for b in self.sealed_bases),
-            strikers=tuple(self.strikers), middles=tuple(tuple(m) for m in self.middles),
-            supports=tuple(self.supports), support_up=tuple(self.support_up),
-            indicators=tuple(self.indicators), indicators_up=self.indicators_up,
-            discards=tuple(tuple(d) for d in self.discards), pending=tuple(self.pending),
-            had_striker=tuple(self.had_striker), claim_seat=self.claim_seat, claim_cards=tuple(self.claim_cards),
-            winners=self.winners, tie=self.tie, reason=self.reason,
+            self.phase, self.round, self.first, self.stage, self.first_acted,
+            tuple(self.deck), self.deck_unknown,
+            (tuple(h[0]), tuple(h[1])), tuple(self.hand_unknown),
+            (tuple(b[0]), tuple(b[1])), (tuple(sb[0]), tuple(sb[1])),
+            tuple(self.strikers), (tuple(mi[0]), tuple(mi[1])),
+            tuple(self.supports), tuple(self.support_up),
+            tuple(self.indicators), self.indicators_up,
+            (tuple(d[0]), tuple(d[1])), tuple(self.pending),
+            tuple(self.had_striker), self.claim_seat, tuple(self.claim_cards),
+            self.winners, self.tie, self.reason,
         )
 
     # ---- small facts the rules read -------------------------------------
