@@ -10,12 +10,10 @@ the declaration, once, from the player who played the card (GG-DE-7).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engines.core import ChanceRequest, Reject
 from engines.gun_and_gun import events as ev
 from engines.gun_and_gun import rules
-from engines.gun_and_gun.snapshot import Pending, Snap, Table
+from engines.gun_and_gun.snapshot import Pending, Snap, Table, evolve
 
 FACES_DECLARER = 0
 """Coin value 0: the coin faces the declarer (自分を向いた): the effect resolves again."""
@@ -50,7 +48,7 @@ def declaration_refusal(table: Table, s: Snap, seat: int, card_id: str, source: 
 
 def declare(s: Snap, seat: int, card_id: str, source: str) -> rules.Result:
     """GG-DE-3: the declaration comes first; the effect waits for the toss."""
-    s = replace(s, de_used=True, pending=Pending("coin", seat, card_id, source))
+    s = evolve(s, de_used=True, pending=Pending("coin", seat, card_id, source))
     return s, [ev.DoubleEdgeDeclared(seat, card_id)]
 
 
@@ -65,7 +63,7 @@ def resolve_toss(table: Table, s: Snap, value: int) -> rules.Result:
     pending = s.pending
     assert pending is not None and pending.kind == "coin"
     declarer, card_id = pending.seat, pending.card
-    s = replace(s, pending=None)
+    s = evolve(s, pending=None)
     events: list = [ev.CoinTossed(declarer, FACES[value])]
     if value == FACES_DECLARER:
         resolvers = (declarer, declarer)

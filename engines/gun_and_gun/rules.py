@@ -6,12 +6,10 @@ Each function returns a new snapshot and the events it caused; none mutates.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engines.core import Event
 from engines.gun_and_gun import events as ev
 from engines.gun_and_gun.cards import CardDef
-from engines.gun_and_gun.snapshot import Player, Snap, Table
+from engines.gun_and_gun.snapshot import Player, Snap, Table, evolve
 
 Result = tuple[Snap, list[Event]]
 
@@ -23,7 +21,7 @@ def other(seat: int) -> int:
 def set_player(s: Snap, seat: int, player: Player) -> Snap:
     players = list(s.players)
     players[seat] = player
-    return replace(s, players=tuple(players))
+    return evolve(s, players=tuple(players))
 
 
 def with_gun(items: tuple[tuple[str, ...], ...], gun: int, value: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -34,7 +32,7 @@ def lose(s: Snap, loser: int, reason: str) -> Result:
     """GG-8: the game ends at once."""
     if s.loser is not None:
         return s, []
-    return replace(s, phase="over", loser=loser, reason=reason, pending=None), [ev.GameOver(loser, reason)]
+    return evolve(s, phase="over", loser=loser, reason=reason, pending=None), [ev.GameOver(loser, reason)]
 
 
 # ---- drawing and loading ---------------------------------------------------
@@ -47,13 +45,13 @@ def draw(table: Table, s: Snap, seat: int, n: int) -> Result:
     for _ in range(n):
         gun = 0 if len(decks[0]) >= len(decks[1]) else 1
         if not decks[gun]:
-            s = set_player(s, seat, replace(p, hand=tuple(hand), decks=tuple(map(tuple, decks))))
+            s = set_player(s, seat, evolve(p, hand=tuple(hand), decks=tuple(map(tuple, decks))))
             events: list[Event] = [ev.Drew(seat, drawn)] if drawn else []
             s, more = lose(s, seat, f"seat {seat + 1} had to draw with both decks empty (GG-8.2)")
             return s, events + more
         hand.append(decks[gun].pop(0))
         drawn += 1
-    s = set_player(s, seat, replace(p, hand=tuple(hand), decks=tuple(map(tuple, decks))))
+    s = set_player(s, seat, evolve(p, hand=tuple(hand), decks=tuple(map(tuple, decks))))
     return s, [ev.Drew(seat, drawn)] if drawn else []
 
 
@@ -68,7 +66,7 @@ def load_from_deck(table: Table, s: Snap, seat: int, gun: int | None) -> Result:
     for g in guns:
         if can_load_from_deck(table, p, seat, g):
             top, rest = p.decks[g][0], p.decks[g][1:]
-            p = replace(p, decks=with_gun(p.decks, g, rest), loaded=with_gun(p.loaded, g, p.loaded[g] + (top,)))
+            p = evolve(p, decks=with_gun(p.decks, g, rest), loaded=with_gun(p.loaded, g, p.loaded[g] + (top,)))
             return set_player(s, seat, p), [ev.Loaded(seat, g, True)]
     return s, []
 
@@ -89,7 +87,7 @@ def pay_cost(s: Snap, seat: int, card_id: str, cost: int) -> Result:
     if not cost:
         return s, []
     p = s.players[seat]
-    p = replace(p, voltage=p.voltage[cost:], trash=p.trash + p.voltage[:cost])
+    p = evolve(p, voltage=p.voltage[cost:], trash=p.trash + p.voltage[:cost])
     return set_player(s, seat, p), [ev.CostPaid(seat, card_id, cost, 0)]
 
 
@@ -102,7 +100,7 @@ def pay_additional_cost(s: Snap, seat: int, card_id: str, card: CardDef) -> Resu
     for _ in range(need):
         gun = 0 if len(p.loaded[0]) >= len(p.loaded[1]) else 1
         card_out = p.loaded[gun][-1]
-        p = replace(p, loaded=with_gun(p.loaded, gun, p.loaded[gun][:-1]), voltage=p.voltage + (card_out,))
+        p = evolve(p, loaded=with_gun(p.loaded, gun, p.loaded[gun][:-1]), voltage=p.voltage + (card_out,))
     return set_player(s, seat, p), [ev.CostPaid(seat, card_id, 0, need)]
 
 
@@ -110,7 +108,7 @@ def to_voltage(table: Table, s: Snap, card_id: str) -> Snap:
     """A used card goes to its owner's voltage area (GG-5.5)."""
     seat = table.owner[card_id]
     p = s.players[seat]
-    return set_player(s, seat, replace(p, voltage=p.voltage + (card_id,)))
+    return set_player(s, seat, evolve(p, voltage=p.voltage + (card_id,)))
 
 
 # ---- effects ---------------------------------------------------------------
@@ -134,10 +132,10 @@ def resolve_steps(table: Table, s: Snap, steps: tuple[tuple[str, int], ...], res
         elif kind == "heal":
             p = s.players[resolver]
             life = min(table.cards.life, p.life + n)
-            s = set_player(s, resolver, replace(p, life=life))
+            s = set_player(s, resolver, evolve(p, life=life))
             more = [ev.Healed(resolver, life - p.life, life)]
         elif kind == "extra-turn":
-            s = replace(s, extra_turns=s.extra_turns + (resolver,) * n)
+            s = evolve(s, extra_turns=s.extra_turns + (resolver,) * n)
             more = [ev.ExtraTurnGranted(resolver) for _ in range(n)]
         else:  # cards.py refuses unknown kinds on load
             raise AssertionError(kind)
@@ -153,7 +151,7 @@ def resolve_card(table: Table, s: Snap, card_id: str, resolver: int) -> Result:
 def damage(s: Snap, seat: int, n: int) -> Result:
     p = s.players[seat]
     life = p.life - n
-    s = set_player(s, seat, replace(p, life=life))
+    s = set_player(s, seat, evolve(p, life=life))
     events: list[Event] = [ev.Damaged(seat, n, life)]
     if life <= 0:
         s, more = lose(s, seat, f"seat {seat + 1}'s life reached 0 (GG-8.1)")
@@ -170,7 +168,7 @@ def shot_hits(table: Table, p: Player, seat: int, gun: int) -> int:
 
 def start_turn(s: Snap, seat: int, extra: bool) -> Result:
     """GG-3.1: per-turn limits reset; this card set has no start-of-turn effects (ruling GG-R2)."""
-    s = replace(s, phase="main", active=seat, turn=s.turn + 1, extra=extra, de_used=False, uses=(), shot=(),
+    s = evolve(s, phase="main", active=seat, turn=s.turn + 1, extra=extra, de_used=False, uses=(), shot=(),
                 skill_used=False, resolved_effects=(), pending=None,
                 next_regular=s.next_regular if extra else other(seat))
     return s, [ev.TurnStarted(seat, s.turn, extra)]
@@ -180,14 +178,14 @@ def end_turn(s: Snap) -> Result:
     """GG-9: queued extra turns come first, then the regular order resumes."""
     if s.extra_turns:
         seat, rest = s.extra_turns[0], s.extra_turns[1:]
-        return start_turn(replace(s, extra_turns=rest), seat, True)
+        return start_turn(evolve(s, extra_turns=rest), seat, True)
     return start_turn(s, s.next_regular, False)
 
 
 def down_phase(table: Table, s: Snap) -> Result:
     """GG-7.1: refill the hand to the gunner's hand size, then the function cards resolve."""
     seat = s.active
-    s = replace(s, phase="down")
+    s = evolve(s, phase="down")
     events: list[Event] = [ev.DownPhase(seat)]
     missing = table.gunners[seat].hand_size - len(s.players[seat].hand)
     if missing > 0:

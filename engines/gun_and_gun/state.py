@@ -8,7 +8,7 @@ the way python-chess variants override a few hooks of ``Board``.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 from typing import ClassVar
 
 from engines.core import (
@@ -39,7 +39,15 @@ from engines.gun_and_gun.moves import (
     Shoot,
     UseSkill,
 )
-from engines.gun_and_gun.snapshot import Pending, Snap, Table, snap_from_json, snap_to_json
+from engines.gun_and_gun.snapshot import (
+    Pending,
+    Player,
+    Snap,
+    Table,
+    evolve,
+    snap_from_json,
+    snap_to_json,
+)
 
 
 def _not_in_standard() -> Reject:
@@ -54,6 +62,8 @@ class GunAndGunState(State[Snap]):
     """ガンナガン as far as ダブルエッジ needs it (GG-1 .. GG-9), without the house rule."""
 
     offers_double_edge: ClassVar[bool] = False
+    _checks: ClassVar[dict[type, Callable[..., None]]]
+    """Move class -> its legality check (filled below the class)."""
     table: Table
 
     # ---- variant hooks ----------------------------------------------------
@@ -100,15 +110,15 @@ class GunAndGunState(State[Snap]):
         if s.phase == "setup" and s.pending is None:
             seat, gun = divmod(s.shuffled, 2)
             p = s.players[seat]
-            p = replace(p, decks=rules.with_gun(p.decks, gun, apply_shuffle(p.decks[gun], values)))
-            s = replace(rules.set_player(s, seat, p), shuffled=s.shuffled + 1)
+            p = evolve(p, decks=rules.with_gun(p.decks, gun, apply_shuffle(p.decks[gun], values)))
+            s = evolve(rules.set_player(s, seat, p), shuffled=s.shuffled + 1)
             events: list[Event] = [ev.DecksShuffled(seat, gun)]
             if s.shuffled == 2 * self.seats:
                 s, more = self._opening(s)
                 events += more
             return s, events
         if s.pending is not None and s.pending.kind == "first":
-            return rules.start_turn(replace(s, pending=None), values[0], False)
+            return rules.start_turn(evolve(s, pending=None), values[0], False)
         pending = s.pending
         assert pending is not None and pending.kind == "coin"
         s, events = de.resolve_toss(table, s, values[0])
@@ -123,7 +133,7 @@ class GunAndGunState(State[Snap]):
             events += more
         speeds = [g.speed for g in self.table.gunners]
         if speeds[0] == speeds[1]:
-            return replace(s, pending=Pending("first", 0)), events
+            return evolve(s, pending=Pending("first", 0)), events
         s, more = rules.start_turn(s, 0 if speeds[0] > speeds[1] else 1, False)
         return s, events + more
 
@@ -146,79 +156,100 @@ class GunAndGunState(State[Snap]):
         if isinstance(move, MAIN_MOVES) and s.phase != "main":
             raise Reject("GG-3.2", f"{move.type} is a main-phase move; this is the down phase",
                          "resolve your function cards")
-        if isinstance(move, PlayAction):
-            card = self._hand_card(p, move.card, "action", "GG-4.1")
-            self._playable(s, p, move.card)
-            if move.double_edge:
-                self._may_declare(s, seat, move.card, "hand")
-            elif not rules.additional_cost_payable(p, card):
-                raise Reject("GG-5.3", f"the additional cost of {card.name} cannot be paid (unload "
-                             f"{sum(n for _, n in card.additional_cost)} loaded card)", "load a card first")
-        elif isinstance(move, PlayFunction):
-            self._hand_card(p, move.card, "function", "GG-4.2")
-            if move.double_edge:
-                raise self.excluded("GG-DE-12", "ダブルエッジ on a function card is declared when it resolves in "
-                                    "the down phase, not when it is played")
-            self._playable(s, p, move.card)
-        elif isinstance(move, SetResponse):
-            self._hand_card(p, move.card, "response", "GG-4.3")
-            if move.double_edge:
-                raise self.excluded("GG-DE-9.2", "ダブルエッジ never applies to response (対応) cards")
-            if len(p.responses) >= table.cards.response_slots:
-                raise Reject("GG-4.3", f"you already have {table.cards.response_slots} response cards set")
-        elif isinstance(move, Load):
-            self._gun(move.gun)
-            self._hand_card(p, move.card, "bullet", "GG-4.4")
-            if move.double_edge:
-                raise self.excluded("GG-DE-9.1", "ダブルエッジ never applies to bullet (銃弾) cards")
-            if len(p.loaded[move.gun]) >= table.gunners[seat].guns[move.gun].capacity:
-                raise Reject("GG-4.4", "that gun is full", "shoot it first or load the other gun")
-        elif isinstance(move, Shoot):
-            self._gun(move.gun)
-            if move.double_edge:
-                raise self.excluded("GG-DE-9.3", "ダブルエッジ never applies to shot damage (Hit) or effects "
-                                    "attached to shooting")
-            if move.gun in s.shot:
-                raise Reject("GG-4.5", "each gun shoots once per turn")
-            if not p.loaded[move.gun]:
-                raise Reject("GG-4.5", "that gun has nothing loaded", "load a bullet first")
-        elif isinstance(move, UseSkill):
-            self._gun(move.gun)
-            if move.double_edge:
-                raise self.excluded("GG-DE-9.7", "ダブルエッジ never applies to skill (技能) effects",
-                                    "declare on the action card a skill activates, with the activate move")
-            if s.skill_used:
-                raise Reject("GG-4.6", "the skill was already used this turn")
-            skill = table.gunners[seat].skill
-            if skill.kind == "activate-opponent-action":
-                if not s.players[rules.other(seat)].decks[move.gun]:
-                    raise Reject("GG-4.6.1", "that opponent deck is empty", "choose the other deck")
-            elif not rules.can_load_from_deck(table, p, seat, move.gun):
-                raise Reject("GG-4.6.3", "that gun is full or its deck is empty", "choose the other gun")
-        elif isinstance(move, Activate):
-            if pending is None or pending.kind != "activate":
-                raise Reject("GG-4.6.2", "no card revealed by a skill is waiting")
-            if move.double_edge:
-                self._may_declare(s, seat, pending.card, "skill")
-        elif isinstance(move, Respond):
-            if pending is None or pending.kind != "response":
-                raise Reject("GG-6.2", "response cards answer a shot of the opponent", "wait for a shot")
-            if move.card not in p.responses:
-                raise Reject("GG-6.2", f"{move.card} is not one of your set response cards")
-            if move.double_edge:
-                raise self.excluded("GG-DE-9.2", "ダブルエッジ never applies to response (対応) cards")
-        elif isinstance(move, NoResponse):
-            if pending is None or pending.kind != "response":
-                raise Reject("GG-6.2", "no shot is waiting for a response")
-        elif isinstance(move, ResolveFunction):
-            if s.phase != "down":
-                raise Reject("GG-7.2", "function cards resolve in the down phase", "end the main phase first")
-            if move.card not in p.functions:
-                raise Reject("GG-7.2", f"{move.card} is not in your function area")
-            if move.double_edge:
-                self._may_declare(s, seat, move.card, "function")
-        elif not isinstance(move, EndMain):
+        check = self._checks.get(type(move))
+        if check is None:
             raise Reject("CORE-1", f"{move.type} is not a move of this game")
+        check(self, s, p, seat, move)
+
+    def _check_play_action(self, s: Snap, p: Player, seat: int, move: PlayAction) -> None:
+        card = self._hand_card(p, move.card, "action", "GG-4.1")
+        self._playable(s, p, move.card)
+        if move.double_edge:
+            self._may_declare(s, seat, move.card, "hand")
+        elif not rules.additional_cost_payable(p, card):
+            raise Reject("GG-5.3", f"the additional cost of {card.name} cannot be paid (unload "
+                         f"{sum(n for _, n in card.additional_cost)} loaded card)", "load a card first")
+
+    def _check_play_function(self, s: Snap, p: Player, seat: int, move: PlayFunction) -> None:
+        self._hand_card(p, move.card, "function", "GG-4.2")
+        if move.double_edge:
+            raise self.excluded("GG-DE-12", "ダブルエッジ on a function card is declared when it resolves in "
+                                "the down phase, not when it is played")
+        self._playable(s, p, move.card)
+
+    def _check_set_response(self, s: Snap, p: Player, seat: int, move: SetResponse) -> None:
+        table = self.table
+        self._hand_card(p, move.card, "response", "GG-4.3")
+        if move.double_edge:
+            raise self.excluded("GG-DE-9.2", "ダブルエッジ never applies to response (対応) cards")
+        if len(p.responses) >= table.cards.response_slots:
+            raise Reject("GG-4.3", f"you already have {table.cards.response_slots} response cards set")
+
+    def _check_load(self, s: Snap, p: Player, seat: int, move: Load) -> None:
+        table = self.table
+        self._gun(move.gun)
+        self._hand_card(p, move.card, "bullet", "GG-4.4")
+        if move.double_edge:
+            raise self.excluded("GG-DE-9.1", "ダブルエッジ never applies to bullet (銃弾) cards")
+        if len(p.loaded[move.gun]) >= table.gunners[seat].guns[move.gun].capacity:
+            raise Reject("GG-4.4", "that gun is full", "shoot it first or load the other gun")
+
+    def _check_shoot(self, s: Snap, p: Player, seat: int, move: Shoot) -> None:
+        self._gun(move.gun)
+        if move.double_edge:
+            raise self.excluded("GG-DE-9.3", "ダブルエッジ never applies to shot damage (Hit) or effects "
+                                "attached to shooting")
+        if move.gun in s.shot:
+            raise Reject("GG-4.5", "each gun shoots once per turn")
+        if not p.loaded[move.gun]:
+            raise Reject("GG-4.5", "that gun has nothing loaded", "load a bullet first")
+
+    def _check_use_skill(self, s: Snap, p: Player, seat: int, move: UseSkill) -> None:
+        table = self.table
+        self._gun(move.gun)
+        if move.double_edge:
+            raise self.excluded("GG-DE-9.7", "ダブルエッジ never applies to skill (技能) effects",
+                                "declare on the action card a skill activates, with the activate move")
+        if s.skill_used:
+            raise Reject("GG-4.6", "the skill was already used this turn")
+        skill = table.gunners[seat].skill
+        if skill.kind == "activate-opponent-action":
+            if not s.players[rules.other(seat)].decks[move.gun]:
+                raise Reject("GG-4.6.1", "that opponent deck is empty", "choose the other deck")
+        elif not rules.can_load_from_deck(table, p, seat, move.gun):
+            raise Reject("GG-4.6.3", "that gun is full or its deck is empty", "choose the other gun")
+
+    def _check_activate(self, s: Snap, p: Player, seat: int, move: Activate) -> None:
+        pending = s.pending
+        if pending is None or pending.kind != "activate":
+            raise Reject("GG-4.6.2", "no card revealed by a skill is waiting")
+        if move.double_edge:
+            self._may_declare(s, seat, pending.card, "skill")
+
+    def _check_respond(self, s: Snap, p: Player, seat: int, move: Respond) -> None:
+        pending = s.pending
+        if pending is None or pending.kind != "response":
+            raise Reject("GG-6.2", "response cards answer a shot of the opponent", "wait for a shot")
+        if move.card not in p.responses:
+            raise Reject("GG-6.2", f"{move.card} is not one of your set response cards")
+        if move.double_edge:
+            raise self.excluded("GG-DE-9.2", "ダブルエッジ never applies to response (対応) cards")
+
+    def _check_no_response(self, s: Snap, p: Player, seat: int, move: NoResponse) -> None:
+        pending = s.pending
+        if pending is None or pending.kind != "response":
+            raise Reject("GG-6.2", "no shot is waiting for a response")
+
+    def _check_resolve_function(self, s: Snap, p: Player, seat: int, move: ResolveFunction) -> None:
+        if s.phase != "down":
+            raise Reject("GG-7.2", "function cards resolve in the down phase", "end the main phase first")
+        if move.card not in p.functions:
+            raise Reject("GG-7.2", f"{move.card} is not in your function area")
+        if move.double_edge:
+            self._may_declare(s, seat, move.card, "function")
+
+    def _check_end_main(self, s: Snap, p: Player, seat: int, move: EndMain) -> None:
+        return None
 
     def _hand_card(self, p, card_id: str, kind: str, rule: str):
         if card_id not in p.hand:
@@ -255,10 +286,10 @@ class GunAndGunState(State[Snap]):
         events: list[Event] = []
         if isinstance(move, PlayAction):
             card = table.card(move.card)
-            p = replace(p, hand=tuple(c for c in p.hand if c != move.card))
+            p = evolve(p, hand=tuple(c for c in p.hand if c != move.card))
             s = rules.set_player(s, seat, p)
             if card.once_per_turn:
-                s = replace(s, uses=s.uses + (card.key,))
+                s = evolve(s, uses=s.uses + (card.key,))
             events.append(ev.CardPlayed(seat, move.card, card.name))
             s, more = rules.pay_cost(s, seat, move.card, card.cost)
             events += more
@@ -267,36 +298,36 @@ class GunAndGunState(State[Snap]):
             return self._resolve_or_declare(s, seat, move.card, "hand", move.double_edge, events)
         if isinstance(move, PlayFunction):
             card = table.card(move.card)
-            p = replace(p, hand=tuple(c for c in p.hand if c != move.card), functions=p.functions + (move.card,))
+            p = evolve(p, hand=tuple(c for c in p.hand if c != move.card), functions=p.functions + (move.card,))
             s = rules.set_player(s, seat, p)
             if card.once_per_turn:
-                s = replace(s, uses=s.uses + (card.key,))
+                s = evolve(s, uses=s.uses + (card.key,))
             s, more = rules.pay_cost(s, seat, move.card, card.cost)
             return s, [ev.CardPlayed(seat, move.card, card.name), *more]
         if isinstance(move, SetResponse):
-            p = replace(p, hand=tuple(c for c in p.hand if c != move.card), responses=p.responses + (move.card,))
+            p = evolve(p, hand=tuple(c for c in p.hand if c != move.card), responses=p.responses + (move.card,))
             return rules.set_player(s, seat, p), [ev.ResponseSet(seat)]
         if isinstance(move, Load):
-            p = replace(p, hand=tuple(c for c in p.hand if c != move.card),
+            p = evolve(p, hand=tuple(c for c in p.hand if c != move.card),
                         loaded=rules.with_gun(p.loaded, move.gun, p.loaded[move.gun] + (move.card,)))
             return rules.set_player(s, seat, p), [ev.Loaded(seat, move.gun, False)]
         if isinstance(move, Shoot):
             hits = rules.shot_hits(table, p, seat, move.gun)
-            p = replace(p, loaded=rules.with_gun(p.loaded, move.gun, ()), voltage=p.voltage + p.loaded[move.gun])
-            s = replace(rules.set_player(s, seat, p), shot=s.shot + (move.gun,))
+            p = evolve(p, loaded=rules.with_gun(p.loaded, move.gun, ()), voltage=p.voltage + p.loaded[move.gun])
+            s = evolve(rules.set_player(s, seat, p), shot=s.shot + (move.gun,))
             events.append(ev.ShotFired(seat, move.gun, hits))
             defender = rules.other(seat)
             if s.players[defender].responses:
-                return replace(s, pending=Pending("response", defender, hits=hits)), events
+                return evolve(s, pending=Pending("response", defender, hits=hits)), events
             s, more = rules.damage(s, defender, hits)
             return s, events + more
         if isinstance(move, Respond | NoResponse):
             assert s.pending is not None
             hits = s.pending.hits
-            s = replace(s, pending=None)
+            s = evolve(s, pending=None)
             if isinstance(move, Respond):
                 card = table.card(move.card)
-                p = replace(p, responses=tuple(c for c in p.responses if c != move.card))
+                p = evolve(p, responses=tuple(c for c in p.responses if c != move.card))
                 s = rules.to_voltage(table, rules.set_player(s, seat, p), move.card)
                 events.append(ev.CardPlayed(seat, move.card, card.name))
                 hits = max(0, hits - card.prevent)
@@ -304,7 +335,7 @@ class GunAndGunState(State[Snap]):
             return s, events + more
         if isinstance(move, UseSkill):
             skill = table.gunners[seat].skill
-            s = replace(s, skill_used=True)
+            s = evolve(s, skill_used=True)
             events.append(ev.SkillUsed(seat, skill.name))
             if skill.kind == "effect":
                 s, more = rules.resolve_steps(table, s, skill.effect, seat, gun=move.gun)
@@ -312,23 +343,23 @@ class GunAndGunState(State[Snap]):
             opponent = rules.other(seat)
             o = s.players[opponent]
             top = o.decks[move.gun][0]
-            s = rules.set_player(s, opponent, replace(o, decks=rules.with_gun(o.decks, move.gun, o.decks[move.gun][1:])))
+            s = rules.set_player(s, opponent, evolve(o, decks=rules.with_gun(o.decks, move.gun, o.decks[move.gun][1:])))
             card = table.card(top)
             events.append(ev.CardRevealed(opponent, top, card.name))
             if card.type == "action":
-                return replace(s, pending=Pending("activate", seat, top, "skill")), events
+                return evolve(s, pending=Pending("activate", seat, top, "skill")), events
             return rules.to_voltage(table, s, top), events
         if isinstance(move, Activate):
             assert s.pending is not None
             card_id = s.pending.card
-            s = replace(s, pending=None)
+            s = evolve(s, pending=None)
             return self._resolve_or_declare(s, seat, card_id, "skill", move.double_edge, events)
         if isinstance(move, EndMain):
             return rules.down_phase(table, s)
         if isinstance(move, ResolveFunction):
             card = table.card(move.card)
-            p = replace(p, functions=tuple(c for c in p.functions if c != move.card))
-            s = replace(rules.set_player(s, seat, p), resolved_effects=s.resolved_effects + (card.effect_key,))
+            p = evolve(p, functions=tuple(c for c in p.functions if c != move.card))
+            s = evolve(rules.set_player(s, seat, p), resolved_effects=s.resolved_effects + (card.effect_key,))
             if not rules.additional_cost_payable(p, card):
                 events.append(ev.FunctionFizzled(seat, move.card))
                 s, more = self._finish(s, move.card)
@@ -449,6 +480,21 @@ class GunAndGunState(State[Snap]):
 
     def snapshot_from_json(self, data: JSON) -> Snap:
         return snap_from_json(data)
+
+
+GunAndGunState._checks = {
+    PlayAction: GunAndGunState._check_play_action,
+    PlayFunction: GunAndGunState._check_play_function,
+    SetResponse: GunAndGunState._check_set_response,
+    Load: GunAndGunState._check_load,
+    Shoot: GunAndGunState._check_shoot,
+    UseSkill: GunAndGunState._check_use_skill,
+    Activate: GunAndGunState._check_activate,
+    Respond: GunAndGunState._check_respond,
+    NoResponse: GunAndGunState._check_no_response,
+    ResolveFunction: GunAndGunState._check_resolve_function,
+    EndMain: GunAndGunState._check_end_main,
+}
 
 
 class DoubleEdgeState(GunAndGunState):
