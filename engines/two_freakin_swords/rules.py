@@ -74,7 +74,7 @@ def to_act(f: Fight, s: Snap) -> frozenset[int]:
     if s.phase == "announce":
         return frozenset(p for p in eligible(f, s) if p not in s.announced)
     if s.phase in PLACE_PHASES or s.phase in REVEAL_PHASES:
-        return frozenset(seat_of(a) for a in s.waiting)
+        return frozenset(int(a[:-1]) for a in s.waiting)  # seat_of, inlined: this runs on every move
     return frozenset()
 
 
@@ -385,8 +385,7 @@ def _reveal(f: Fight, s: Snap, move: Reveal, events: list[Event]) -> Snap:
         if s.phase == "reveal-1" and key in s.round2:
             raise Reject("TFS-7.5", "defenders reveal after every aggressor has revealed", "wait for the aggressors")
         raise Reject("TFS-7.4", f"your {'right' if move.arm == 'R' else 'left'} arm has nothing to reveal now")
-    sealed = s.placement(key).card  # type: ignore[union-attr]
-    assert sealed is not None
+    sealed: str = s.placement(key).card  # type: ignore[union-attr, assignment]  # waiting arms have a card
     if move.card not in (sealed, kind_of(sealed)):
         shown = kind_of(move.card) if isinstance(move.card, str) else move.card
         if shown in KINDS and side_of(shown) != side_of(sealed):

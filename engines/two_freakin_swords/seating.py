@@ -16,24 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-ARMS = ("R", "L")
-
-
-def arm(seat: int, side: str) -> str:
-    return f"{seat}{side}"
-
 
 def seat_of(arm_key: str) -> int:
     return int(arm_key[:-1])
-
-
-def side_of_arm(arm_key: str) -> str:
-    return arm_key[-1]
-
-
-def arm_name(arm_key: str) -> str:
-    """``"3R"`` -> ``"seat 4's right arm"``."""
-    return f"seat {seat_of(arm_key) + 1}'s {'right' if arm_key[-1] == 'R' else 'left'} arm"
 
 
 def pairs(circle: Sequence[int]) -> tuple[tuple[str, str], ...]:
@@ -50,12 +35,6 @@ def partners(circle: Sequence[int]) -> dict[str, str]:
         out[a] = b
         out[b] = a
     return out
-
-
-def neighbours(circle: Sequence[int], seat: int) -> tuple[int, int]:
-    """(right-hand neighbour, left-hand neighbour) of a living seat."""
-    i = circle.index(seat)
-    return circle[i - 1], circle[(i + 1) % len(circle)]
 
 
 def default_teams(variant: str, seats: int) -> tuple[tuple[int, ...], ...]:
