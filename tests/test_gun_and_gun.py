@@ -380,3 +380,15 @@ def test_companion_simulate_writes_a_record_that_replays(tmp_path, capsys):
     assert any(e["move"].get("double_edge") for e in record.entries)
     state, steps = replay(record)
     assert all(s.agrees for s in steps) and state.outcome is not None
+
+
+def test_bad_input_gets_a_rule_and_changes_nothing():
+    arranged = arrange(hands=(("9mm-round",), ()))
+    state = arranged.state
+    card = arranged.id(0, "9mm-round")
+    for bad in [None, {"type": "load", "seat": 0, "gun": "x", "card": card},
+                {"type": "load", "seat": 0, "gun": 5, "card": card}, Load(0, True, card),
+                {"type": "shoot", "seat": 0, "gun": 0, "double_edge": "yes"}, {"type": "fly", "seat": 0},
+                {"type": "play-action", "seat": 1, "card": card}, ChanceMove((0,))]:
+        assert rejected(state, bad).rule in {"CORE-1", "CORE-3", "CORE-6", "GG-1.2"}
+    assert rejected(state, Load(0, 2, card)).rule == "GG-1.2"

@@ -261,7 +261,7 @@ class GunAndGunState(State[Snap]):
         return card
 
     def _gun(self, gun: int) -> None:
-        if gun not in (0, 1):
+        if type(gun) is not int or gun not in (0, 1):
             raise Reject("GG-1.2", f"there is no gun {gun!r}; guns are 0 and 1")
 
     def _playable(self, s: Snap, p, card_id: str) -> None:
