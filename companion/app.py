@@ -85,6 +85,7 @@ def create_app(config: Config | None = None) -> Flask:
         logger=False,
         engineio_logger=False,
     )
+    app.wsgi_app = _no_delay(app.wsgi_app)  # type: ignore[method-assign]
     store = Store(config.db if config.db is not None else default_db_path())
     pin = config.pin or f"{secrets.randbelow(10**6):06d}"
     devices = DeviceLink.open(config.serial)
@@ -112,6 +113,27 @@ def create_app(config: Config | None = None) -> Flask:
         referee = hub.referee(first.id)
         server.camera = CameraLink.open(
             config.camera, lambda changes, snap, ev: referee.call(referee.physical, changes, snap, ev), store)
+    return app
+
+
+def _no_delay(wsgi_app: Any) -> Any:
+    """Turn off Nagle's algorithm on each connection.
+
+    A referee answer is often two small WebSocket frames in a row (a view, then
+    the acknowledgement); with Nagle on, the second waits for the peer's
+    delayed ACK, about 40 ms on Linux, which is most of a move's latency.
+    """
+    import socket as _socket
+
+    def app(environ: dict, start_response: Any) -> Any:
+        sock = environ.get("werkzeug.socket") or environ.get("gunicorn.socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(_socket.IPPROTO_TCP, _socket.TCP_NODELAY, 1)
+            except OSError:
+                pass
+        return wsgi_app(environ, start_response)
+
     return app
 
 
