@@ -33,12 +33,12 @@ def test_sigkill_mid_game_restores_the_same_state_and_seats(tmp_path):
         tokens = first.seat_tokens()
         key = re.search(r"table page:\s+\S+\?key=(\S+)", "".join(first.output)).group(1)
         phones = [Phone(first.url) for _ in tokens]
-        hands = [p.call("join", {"table": table_id, "token": t})["view"]["hand"] for p, t in zip(phones, tokens)]
+        hands = [p.call("join", {"table": table_id, "token": t})["view"]["hand"] for p, t in zip(phones, tokens, strict=True)]
         # Round 1 complete (the die is rolled by the server), then seat 1 picks in round 2.
         assert phones[0].call("play", {"table": table_id, "move": {"type": "pick", "card": hands[0][0]}})["ok"]
         assert phones[1].call("play", {"table": table_id, "move": {"type": "pick", "card": hands[1][0]}})["ok"]
         assert phones[0].call("play", {"table": table_id, "move": {"type": "pick", "card": hands[0][1]}})["ok"]
-        views = [p.call("join", {"table": table_id, "token": t})["view"] for p, t in zip(phones, tokens)]
+        views = [p.call("join", {"table": table_id, "token": t})["view"] for p, t in zip(phones, tokens, strict=True)]
         record_before = fetch(f"{first.url}/t/{table_id}/record.jsonl?key={key}")
     finally:
         for p in phones:
@@ -53,7 +53,7 @@ def test_sigkill_mid_game_restores_the_same_state_and_seats(tmp_path):
         assert info["table"] == table_id and info["seq"] == len(record_before.splitlines()) - 1
         assert fetch(f"{second.url}/t/{table_id}/record.jsonl?key={key}") == record_before
         phones = [Phone(second.url) for _ in tokens]
-        again = [p.call("join", {"table": table_id, "token": t}) for p, t in zip(phones, tokens)]
+        again = [p.call("join", {"table": table_id, "token": t}) for p, t in zip(phones, tokens, strict=True)]
         assert [a["seat"] for a in again] == [0, 1]
         assert [a["view"] for a in again] == views
         # The game goes on where it stopped, with the same fairness commitment, to its end.
