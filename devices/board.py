@@ -150,8 +150,14 @@ class Board:
         "shown" event never came (the board reset or the cable went mid-animation), the
         same show again without animation, which answers with the event at once."""
         for key, command in self._awaiting.items():
-            if all(c.key != key for c in self._queue):
-                self._queue.appendleft(Command(command.kind, command.payload[:-1] + b"\x00", key))
+            again = Command(command.kind, command.payload[:-1] + b"\x00", key)
+            queued = [c for c in self._queue if c.key == key]
+            if not queued:
+                self._queue.appendleft(again)
+            elif queued[0] is command:
+                # Sent once already and put back when the link died: the board may have been
+                # rolling it when it went; no second animation, just the value and its event.
+                self._queue = collections.deque(again if c is command else c for c in self._queue)
         self._push_front(Command(Msg.SET_STATE, self._state_payload(), key="state"))
 
     @property

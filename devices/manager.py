@@ -249,9 +249,11 @@ class DeviceManager:
         with self._lock:
             board = self._boards.get(hello.board_id)
             if board is not None and board.online and board.link is not None and board.link.port != port:
+                # Either a board replugged faster than we noticed it leave (the old link dies
+                # within moments, so ask again soon), or two boards share an id (ignore the new one).
                 link.close()
                 board.last_error = f"a second board calls itself {hello.board_id!r} on {port}; it is ignored"
-                self._next_try[port] = time.monotonic() + 5.0
+                self._next_try[port] = time.monotonic() + self.scan_interval * 2
                 return
             if board is None:
                 board = Board(hello, timing=self.timing, state_payload=self._state_payload, emit=self._emit,

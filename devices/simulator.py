@@ -63,7 +63,7 @@ class VirtualBoard:
         self._thread: threading.Thread | None = None
         self._running = False
         self._delayed: list[tuple[float, bytes]] = []
-        self._releases: dict[int, int] = {}  # button index -> time (ms) to release it
+        self._presses: dict[int, list] = {}  # button index -> [phase "down"|"up", earliest release (ms), more]
 
     # ---- power and cable ---------------------------------------------------
     def plug(self) -> str:
@@ -129,16 +129,21 @@ class VirtualBoard:
         else:
             self.core.boot(now_ms(), boot_id)
         self.core.event_seq = boot_id & 0xFFFF  # events of a new boot do not look like old ones
-        self._releases.clear()
+        self._presses.clear()
 
     # ---- things a person does --------------------------------------------------
-    def press(self, index: int, hold_ms: int | None = None) -> None:
-        """Press button ``index``; held long enough to pass the firmware's debounce."""
+    def press(self, index: int, hold_ms: int = 40) -> None:
+        """Press button ``index`` for at least ``hold_ms``, and on until the firmware's debouncer
+        has taken the press (a busy machine may not run the board thread for a while); then
+        release it.  Presses of a button still held are done one after the other."""
         with self._lock:
             if not 0 <= index < len(self.buttons):
                 raise ValueError(f"{self.board_id} has {len(self.buttons)} button(s), not #{index}")
-            debounce = self.core.debouncers[index].ms if self.core else 30
-            self._releases[index] = now_ms() + (hold_ms if hold_ms is not None else debounce + 30)
+            pending = self._presses.get(index)
+            if pending is not None:
+                pending[2] += 1
+            else:
+                self._presses[index] = ["down", now_ms() + hold_ms, 0, hold_ms]
             self._wake()
 
     def inject(self, data: bytes) -> None:
@@ -171,9 +176,7 @@ class VirtualBoard:
                     return
                 now = now_ms()
                 timeout = max(0.0, (self.core.next_deadline(now) - now) / 1000) if self.core else 0.05
-                for release in self._releases.values():
-                    timeout = min(timeout, max(0.0, (release - now) / 1000) + 0.001)
-                if self._releases:
+                if self._presses:
                     timeout = min(timeout, 0.005)
                 if self._delayed:
                     timeout = min(timeout, max(0.0, self._delayed[0][0] - time.monotonic()))
@@ -206,10 +209,19 @@ class VirtualBoard:
             if self.faults.corrupt_incoming:
                 data = self._corrupt(data)
             core.receive(data, now)
-        for index, release in list(self._releases.items()):
-            core.button_level(index, 0 if now < release else 1, now)
-            if now >= release + core.debouncers[index].ms:
-                del self._releases[index]  # released long enough for the debouncer to see it
+        for index, press in list(self._presses.items()):
+            debouncer = core.debouncers[index]
+            if press[0] == "down":
+                core.button_level(index, 0, now)
+                if debouncer.stable == 0 and now >= press[1]:
+                    press[0] = "up"
+            else:
+                core.button_level(index, 1, now)
+                if debouncer.stable == 1:  # released long enough for the debouncer to see it
+                    if press[2]:
+                        self._presses[index] = ["down", now + press[3], press[2] - 1, press[3]]
+                    else:
+                        del self._presses[index]
         core.tick(now)
         out = core.take_output()
         if self.faults.mute:
