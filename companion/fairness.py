@@ -145,11 +145,8 @@ class ChanceCheck:
 
     def describe(self) -> str:
         who = "" if self.seat is None else f" for seat {self.seat + 1}"
-        if self.kind == "die" or self.kind == "dice":
-            shown = " ".join(str(v + 1) for v in self.recorded)
-        elif self.kind == "coin":
-            shown = " ".join(("heads" if v == 0 else "tails") if r == 2 else str(v)
-                             for v, r in zip(self.recorded, self.ranges or (2,) * len(self.recorded), strict=False))
+        if self.kind in ("die", "dice"):
+            shown = " ".join(str(v + 1) for v in self.recorded)  # a die shows value + 1
         else:
             shown = str(list(self.recorded))
         return f"{self.kind}{who}: {shown} (nonce {self.nonce})"
@@ -249,6 +246,9 @@ def check_record(record: Any, game: Game | None = None) -> FairnessReport:
         if entry.get("kind") != "move" or not isinstance(move, dict) or move.get("type") != "chance":
             continue
         seq = entry["seq"]
+        if not (entry.get("verdict") or {"ok": True}).get("ok"):
+            report.notes.append(f"seq {seq}: a rejected chance move (it changed nothing), not checked")
+            continue
         raw = move.get("values")
         recorded = tuple(raw) if isinstance(raw, list) else ()
         request = requests.get(seq)

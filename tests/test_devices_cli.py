@@ -51,13 +51,15 @@ def test_simulate_prints_paths_that_the_server_can_use():
             proc.wait()
 
 
-def test_list_shows_each_board(capsys):
+def test_list_shows_each_board_and_lights_every_led(capsys):
     from devices.simulator import Simulator
 
     with Simulator() as sim:
-        assert main(["devices", "list", "--serial", ",".join(sim.ports()), "--wait", "0.5"]) == 0
+        assert main(["devices", "list", "--serial", ",".join(sim.ports()), "--wait", "0.5", "--test", "--step", "0"]) == 0
+        assert all(b.state() == bytes(26) for b in sim.boards)  # cleared at the end
+        assert sim.board("sim-dice").core.counters["frames"] >= 6 + 1  # six faces, a clear
     out = capsys.readouterr().out
-    assert "sim-dice" in out and "dice for seats 1-8" in out and "online" in out
+    assert "sim-dice" in out and "dice for seats 1-8" in out and "online" in out and "test done" in out
 
 
 def test_list_says_when_there_is_nothing(capsys):

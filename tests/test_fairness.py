@@ -122,3 +122,18 @@ def test_the_record_keeps_the_proof_in_canonical_json(tmp_path):
     assert lines[0]["table_id"] == "x" and lines[0]["seed_commitment"]
     assert lines[1]["data"] == {"nonce": 0, "client_seed": "ph\u00f6ne"}
     assert lines[-1]["kind"] == "reveal" and lines[-1]["data"]["seed"] == b"s".hex()
+
+
+def test_a_rejected_chance_move_is_not_held_against_the_record(tmp_path):
+    from companion.record import Chain, parse_record
+
+    fair = FairRandom(b"k", "t")
+    chain = Chain(make_header("toy", "standard", 2, 1, seed_commitment=fair.commitment, table_id="t"))
+    chain.append(seat=None, source="device", move={"type": "chance", "values": [99]},
+                 verdict=Verdict.reject("CORE-3", "out of range"))
+    values, proof = fair.draw((12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2))
+    chain.append(seat=None, source="device", move={"type": "chance", "values": list(values)},
+                 verdict=Verdict.accept(), data=proof)
+    chain.append(seat=None, source="host", kind="reveal", data={"seed": fair.reveal()})
+    report = check_record(parse_record([json.dumps(chain.header)] + [json.dumps(e) for e in chain.entries]), game=GAME)
+    assert report.ok and len(report.checks) == 1 and "rejected chance move" in report.notes[0]

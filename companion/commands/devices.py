@@ -24,6 +24,7 @@ def register(sub) -> None:
     ls.add_argument("--serial", default="auto", metavar="SPEC", help="auto (default), sim, none, or port paths joined by commas")
     ls.add_argument("--wait", type=float, default=2.0, metavar="SECONDS", help="how long to look for boards")
     ls.add_argument("--test", action="store_true", help="light every coin, die face and arrow, then clear")
+    ls.add_argument("--step", type=float, default=0.2, metavar="SECONDS", help="how long --test shows each step")
     ls.set_defaults(func=list_boards)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
@@ -72,27 +73,27 @@ def list_boards(args) -> int:
             if s.last_error and not s.online:
                 print(f"{'':20s} last error: {s.last_error}")
         if args.test:
-            light_everything(manager)
+            light_everything(manager, args.step)
             print("test done: every coin, die face and arrow was lit")
     return 0
 
 
-def light_everything(manager: DeviceManager) -> None:
+def light_everything(manager: DeviceManager, step: float = 0.2) -> None:
     """Walk every LED group once, so a builder can see each is soldered right."""
     for seat in range(8):
         for arm in ("left", "right"):
             manager.set_aggression_coins({(seat, arm): True})
             manager.wait_idle(2)
-            time.sleep(0.15)
+            time.sleep(step)
     for face in range(1, 7):
         for seat in range(8):
             manager.show_dice(seat, (face, 7 - face), roll_animation=False)
         manager.wait_idle(2)
-        time.sleep(0.3)
+        time.sleep(step)
     for seat in range(2):
         for faces in ("player", "opponent"):
             manager.show_coin_toss(seat, faces, animate=False)
             manager.wait_idle(2)
-            time.sleep(0.3)
+            time.sleep(step)
     manager.clear()
     manager.wait_idle(2)
