@@ -74,6 +74,9 @@ def create_app(config: Config | None = None) -> Flask:
                 static_url_path="/static")
     app.config["SECRET_KEY"] = config.secret_key or secrets.token_hex(32)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    from companion.i18n import gettext
+
+    app.jinja_env.globals["_"] = gettext  # every sentence on a page goes through the catalog too
     socketio = SocketIO(
         app,
         async_mode="threading",
