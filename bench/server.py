@@ -1,10 +1,11 @@
 """Latency of the companion server: from a move applied to every client of its table having it.
 
     python bench/server.py                      # 1 table and 50 tables, 8 phones + 2 table pages each
-    python bench/server.py --tables 50 --phones 2 --pages 1 --seconds 20
+    python bench/server.py --tables 50 --phones 2 --pages 1 --seconds 20 --rate 10
 
 A server process (the real app: Flask-SocketIO, threading mode, SQLite WAL) hosts
-the tables and plays random legal moves on each at ``--pace`` through the same
+the tables and plays random legal moves (``--rate`` moves per second over all
+tables, so each table moves every tables/rate seconds) through the same
 referee as phones.  Client processes hold real python-socketio clients: per
 table ``--phones`` joined to seats (round-robin when there are more phones than
 seats) and ``--pages`` table pages with the display key.  Each client notes when
@@ -66,6 +67,7 @@ def serve(args) -> None:
     sys.stdin.readline()  # "go"
     stop = threading.Event()
     moves = [0]
+    overloaded = [0]
 
     def player(i: int, table) -> None:
         rng = random.Random(i)
@@ -82,7 +84,11 @@ def serve(args) -> None:
             seat = rng.choice(seats)
             move = rng.choice(table.state.legal_moves(seat) or [None])
             if move is not None:
-                referee.run(referee.play, seat, "simulator", move.to_json())
+                try:
+                    referee.run(referee.play, seat, "simulator", move.to_json(), timeout=60)
+                except TimeoutError:
+                    overloaded[0] += 1
+                    continue
                 moves[0] += 1
             stop.wait(args.pace)
 
@@ -93,7 +99,7 @@ def serve(args) -> None:
     stop.set()
     for t in threads:
         t.join(5)
-    print(json.dumps({"moves": moves[0]}), flush=True)
+    print(json.dumps({"moves": moves[0], "overloaded": overloaded[0]}), flush=True)
     http.shutdown()
 
 
@@ -151,8 +157,9 @@ def percentile(values: list[float], p: float) -> float:
 def run_case(args, n_tables: int) -> dict:
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    pace = n_tables / args.rate
     cmd = [sys.executable, __file__, "--serve", "--port", str(port), "--db", str(db), "--tables", str(n_tables),
-           "--game", args.game, "--pace", str(args.pace)]
+           "--game", args.game, "--pace", str(pace)]
     if args.variant:
         cmd += ["--variant", args.variant]
     if args.seats:
@@ -196,7 +203,8 @@ def run_case(args, n_tables: int) -> dict:
         if applied >= started:
             arrivals.setdefault((table, seq), []).append(arrived - applied)
     complete = [max(v) * 1000 for v in arrivals.values() if len(v) == per_client]
-    return {"tables": n_tables, "clients": n_tables * per_client, "moves": summary["moves"],
+    return {"tables": n_tables, "clients": n_tables * per_client, "moves": summary["moves"], "pace": pace,
+            "overloaded": summary["overloaded"],
             "views": len(arrivals), "complete": len(complete),
             "p50": percentile(complete, 50) if complete else float("nan"),
             "p99": percentile(complete, 99) if complete else float("nan"),
@@ -215,7 +223,9 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--phones", type=int, default=8)
     parser.add_argument("--pages", type=int, default=2)
-    parser.add_argument("--pace", type=float, default=0.5, help="seconds between moves at each table")
+    parser.add_argument("--rate", type=float, default=10.0,
+                        help="moves per second over all tables (each table moves every tables/rate seconds)")
+    parser.add_argument("--pace", type=float, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=15.0, help="how long to measure each case")
     parser.add_argument("--client-processes", type=int, default=2)
     args = parser.parse_args()
@@ -226,13 +236,15 @@ def main() -> None:
         args.seats, args.variant = 8, args.variant or "free-for-all"
     cases = [args.tables] if args.tables else [1, 50]
     print(f"game {args.game} ({args.variant or 'standard'}), {args.seats or 'min'} seats, "
-          f"{args.phones} phones + {args.pages} table pages per table, a move every {args.pace} s per table, "
-          f"{args.seconds} s per case")
-    print(f"{'tables':>6} {'clients':>7} {'moves':>6} {'views':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+          f"{args.phones} phones + {args.pages} table pages per table, {args.rate:g} moves/s over all tables, "
+          f"{args.seconds:g} s per case")
+    print(f"{'tables':>6} {'clients':>7} {'s/move':>7} {'moves':>6} {'views':>6} {'p50 ms':>8} {'p99 ms':>8} "
+          f"{'max ms':>8}")
     for n in cases:
         r = run_case(args, n)
-        print(f"{r['tables']:>6} {r['clients']:>7} {r['moves']:>6} {r['complete']:>6} {r['p50']:>8.1f} "
-              f"{r['p99']:>8.1f} {r['max']:>8.1f}", flush=True)
+        print(f"{r['tables']:>6} {r['clients']:>7} {r['pace']:>7.2f} {r['moves']:>6} {r['complete']:>6} "
+              f"{r['p50']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f}"
+              + (f"  ({r['overloaded']} moves waited over 60 s: overloaded)" if r["overloaded"] else ""), flush=True)
 
 
 if __name__ == "__main__":

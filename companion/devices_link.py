@@ -34,30 +34,38 @@ class DeviceLink:
                         exc)
             return None
         try:
-            manager = DeviceManager(spec, on_event or (lambda event: None))
+            manager = DeviceManager(spec, on_event or (lambda event: None)).start()
         except Exception as exc:  # a missing port must not stop the table: fall back to the screen
             log.warning("no LED boards (%s): dice and coins shown on screen", exc)
             return None
         return cls(manager)
 
-    def _has(self, capability: str) -> bool:
+    def _has(self, capability: str, seat: int) -> bool:
         try:
-            return bool(self.manager.has(capability))
+            return bool(self.manager.has(capability, seat))
         except Exception:
             return False
 
     def show(self, request: Any, values: list[int]) -> bool:
-        """Show a chance outcome on a board; False when no board could (the page shows it anyway)."""
+        """Show a chance outcome on a board; False when no board could (the page shows it anyway).
+
+        A star-stone board shows a pair of six-sided dice for one seat; a
+        coin-toss arrow shows a two-sided coin for one seat (0: towards the
+        player, 1: towards the opponent).  Anything else is for the screen.
+        """
         kind = getattr(request, "kind", "")
         seat = getattr(request, "seat", None)
+        ranges = tuple(getattr(request, "ranges", ()))
+        if not isinstance(seat, int):
+            return False
         try:
-            if kind in ("die", "dice") and self._has("dice"):
-                self.manager.show_dice(seat, [v + 1 for v in values])
+            if kind in ("die", "dice") and ranges == (6, 6) and self._has("dice", seat):
+                self.manager.show_dice(seat, (values[0] + 1, values[1] + 1))
                 return True
-            if kind == "coin" and self._has("coin"):
-                self.manager.show_coin_toss(seat, list(values))
+            if kind == "coin" and ranges == (2,) and self._has("coin-toss", seat):
+                self.manager.show_coin_toss(seat, "player" if values[0] == 0 else "opponent")
                 return True
-        except Exception as exc:
+        except Exception as exc:  # a board that fails must not stop the game: the screen shows it
             log.warning("board failed to show %s: %s", kind, exc)
         return False
 
