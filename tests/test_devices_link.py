@@ -10,7 +10,7 @@ from cobs import cobs
 from devices.firmware import boardcore as fw
 from devices.ledstate import LedState
 from devices.link import BoardRefused, Link, LinkClosed, LinkTimeout, Timing
-from devices.protocol import ErrorCode, Frame, Msg, parse_hello
+from devices.protocol import ErrorCode, Frame, Msg, decode, parse_hello
 from devices.simulator import VirtualBoard
 
 FAST = Timing(ack_timeout=0.15, retries=3, heartbeat=0.3)
@@ -130,23 +130,41 @@ def test_refusals_come_with_a_code_and_change_nothing(board, link, kind, payload
 
 def test_garbage_towards_the_board_is_answered_never_ignored(board, link):
     link.handshake()
-    answers = []
-    link._on_packet_orig = link._on_packet
-
-    def spy(packet):
-        if packet:
-            answers.append(packet)
-        link._on_packet_orig(packet)
-
-    link._on_packet = spy
+    errors_before = board.core.counters["errors"]
     link.write(b"\x13\x37garbage\x00")  # not COBS: a block runs past the end
     link.write(cobs.encode(b"\x10\x00") + b"\x00")  # truncated: shorter than any frame
     link.write(b"\x05" * 200 + b"\x00")  # far too long
-    assert wait_for(lambda: len(answers) >= 3)
-    from devices.protocol import decode
-    codes = [decode(a).payload[0] for a in answers[:3]]
-    assert codes == [ErrorCode.MALFORMED, ErrorCode.MALFORMED, ErrorCode.TOO_LONG]
+    # The board's ERR answers match no command of ours: the link counts them and carries on.
+    assert wait_for(lambda: link.counters["stray_answers"] >= 3)
+    assert board.core.counters["errors"] - errors_before == 3
     link.request(Msg.PING)
+
+
+def test_error_answers_carry_the_code(board):
+    """Read the board's answers to bad frames byte for byte from the pty."""
+    import os
+    import select
+
+    import serial
+
+    port = serial.Serial(board.path, exclusive=True, timeout=0)
+    try:
+        port.write(b"\x00\x13\x37garbage\x00" + cobs.encode(b"\x10\x00") + b"\x00" + b"\x05" * 200 + b"\x00"
+                   + Frame(0x7E, 9).encode())
+        data = b""
+
+        def errors():
+            frames = [decode(p) for p in data.split(b"\x00")[:-1] if p]
+            return [(f.seq, f.payload[0]) for f in frames if f.kind == Msg.ERR]
+
+        while len(errors()) < 4:  # (an ANNOUNCE and heartbeats come too)
+            assert select.select([port.fileno()], [], [], 5)[0]
+            data += os.read(port.fileno(), 4096)
+    finally:
+        port.close()
+    errors = errors()
+    assert errors == [(0, ErrorCode.MALFORMED), (0, ErrorCode.MALFORMED), (0, ErrorCode.TOO_LONG),
+                      (9, ErrorCode.UNKNOWN_TYPE)]
 
 
 def test_bad_crc_towards_the_board_is_retried(board, link):

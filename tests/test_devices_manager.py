@@ -91,6 +91,15 @@ def test_status_and_capabilities(manager):
         manager.has("lasers")
 
 
+def test_heartbeats_both_ways(manager, sim):
+    boards = manager._boards
+    assert wait_for(lambda: all(b.acked["PING"] >= 2 for b in boards.values()))  # the host pings when idle
+    assert wait_for(lambda: all(b.link.counters.get("stray_answers", 0) == 0 for b in boards.values()))
+    assert all(b.core.host_alive for b in sim.boards)
+    before = {s.board_id: s.last_heard for s in manager.status()}
+    assert wait_for(lambda: all(s.last_heard > before[s.board_id] for s in manager.status()))
+
+
 def test_every_call_reaches_the_boards_and_every_event_comes_back(manager, sim):
     manager.set_aggression_coins({(0, "left"): True, (3, "right"): True, (4, "left"): False})
     manager.show_dice(2, (6, 1))
