@@ -70,9 +70,6 @@ class Board:
                 return True
         return False
 
-    def seats(self, cap: Cap) -> set[int]:
-        return {s for c in self.hello.capabilities if c.kind == cap for s in range(c.first_seat, c.first_seat + c.count)}
-
     @property
     def online(self) -> bool:
         link = self.link

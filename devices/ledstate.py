@@ -59,14 +59,6 @@ class LedState:
                 if payload[2 + 2 * MAX_SEATS + seat]}
         return cls(coins, dice, toss)
 
-    def restrict(self, coins_seats: set[int], dice_seats: set[int], toss_seats: set[int]) -> LedState:
-        """The part of this state a board serving these seats can show (to compare with GET_STATE)."""
-        mask = 0
-        for seat in coins_seats:
-            mask |= 0b11 << (2 * seat)
-        return LedState(self.coins & mask, {s: v for s, v in self.dice.items() if s in dice_seats},
-                        {s: v for s, v in self.toss.items() if s in toss_seats})
-
     def describe(self) -> str:
         coins = [f"{s + 1}{a[0].upper()}" for s in range(MAX_SEATS) for a in ARMS if self.coins & coin_bit(s, a)]
         dice = [f"seat {s + 1}: {a}+{b}" for s, (a, b) in sorted(self.dice.items())]
