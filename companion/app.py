@@ -91,12 +91,14 @@ def create_app(config: Config | None = None) -> Flask:
     app.wsgi_app = _no_delay(app.wsgi_app)  # type: ignore[method-assign]
     store = Store(config.db if config.db is not None else default_db_path())
     pin = config.pin or f"{secrets.randbelow(10**6):06d}"
-    devices = DeviceLink.open(config.serial)
+    hub_ref: list[Hub] = []
+    devices = DeviceLink.open(config.serial, on_event=lambda event: hub_ref and hub_ref[0].device_event(event))
 
     def emit(event: str, data: dict, to: str) -> None:
         socketio.emit(event, data, to=to)
 
     hub = Hub(config, store, emit, devices)
+    hub_ref.append(hub)
     limiter = RateLimiter(config.rate, config.burst)
     base_url = qr.base_url(config.public_url, config.port) if config.public_url else None
     server = Server(config, socketio, hub, store, limiter, pin, base_url, devices)

@@ -125,6 +125,16 @@ class Hub:
                     self.store.destroy_character(character, match_id)
         self.store.set_status(table.id, "finished")
 
+    def device_event(self, event: Any) -> None:
+        """A board said something (a button, a roll or toss shown): tell every table's pages and phones."""
+        from engines.core import to_plain
+
+        kind = getattr(event, "kind", "")
+        payload = {"board": getattr(event, "board_id", None), "kind": getattr(kind, "value", str(kind)),
+                   "data": to_plain(getattr(event, "data", {}) or {})}
+        for referee in list(self.referees.values()):
+            referee.call(referee.announce, "device", payload)
+
     def stop(self) -> None:
         for referee in list(self.referees.values()):
             referee.stop()

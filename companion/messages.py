@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 TableId = Annotated[str, Field(min_length=4, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Language = Annotated[str, Field(pattern=r"^[a-z]{2}(-[A-Za-z]{2})?$")]
 MAX_MOVE_BYTES = 4096
 
 
@@ -29,6 +30,7 @@ class Join(Message):
     token: Token | None = None
     code: Annotated[str, Field(min_length=4, max_length=16)] | None = None
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    lang: Language | None = None
 
 
 class Watch(Message):
@@ -36,6 +38,7 @@ class Watch(Message):
 
     table: TableId
     key: Token | None = None
+    lang: Language | None = None
 
 
 def _check_move(value: dict[str, Any]) -> dict[str, Any]:
@@ -102,6 +105,16 @@ class Profile(Message):
     name: Annotated[str, Field(min_length=1, max_length=40)]
     pin: Annotated[str, Field(min_length=4, max_length=12, pattern=r"^[0-9]+$")] | None = None
     character: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+
+
+class CreateTable(Message):
+    """``POST /api/tables``: the host opens another table (host PIN required)."""
+
+    pin: Annotated[str, Field(min_length=4, max_length=12, pattern=r"^[0-9]+$")]
+    game: Annotated[str, Field(min_length=1, max_length=40)]
+    variant: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    seats: Annotated[int, Field(ge=1, le=16)] | None = None
+    deal: int | Literal["physical"] | None = None
 
 
 def parse(model: type[Message], data: Any) -> Message:

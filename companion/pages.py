@@ -152,6 +152,31 @@ def tables():
     return {"tables": [t.info() for t in hub().tables.values()], "games": hub().games()}
 
 
+@bp.post("/api/tables")
+def create_table():
+    """Open another table: ``{"pin", "game", "variant"?, "seats"?, "deal"?}`` -> its links."""
+    from companion import messages
+    from companion.config import TableSpec
+
+    server = current_app.extensions["companion"]
+    if not server.limiter.allow_guess(request.remote_addr or "?"):
+        return {"ok": False, "message": _("Too many PINs tried; wait a minute.")}, 429
+    try:
+        msg = messages.parse(messages.CreateTable, request.get_json(silent=True))
+    except ValueError as exc:
+        return {"ok": False, "message": str(exc)}, 400
+    if not hmac.compare_digest(msg.pin.encode(), server.pin.encode()):
+        return {"ok": False, "message": _("Wrong host PIN.")}, 403
+    try:
+        table = server.create_table(TableSpec(msg.game, msg.variant, msg.seats, msg.deal))
+    except ValueError as exc:
+        return {"ok": False, "message": str(exc)}, 400
+    return {"ok": True, "table": table.id, "page": qr.table_url(base(), table.id, table.display_key),
+            "watch": qr.watch_url(base(), table.id),
+            "seats": [{"seat": s.index, "url": qr.join_url(base(), s.token), "code": format_code(s.code)}
+                      for s in table.seats]}, 201
+
+
 @bp.get("/api/export.json")
 def export_json():
     return Response(json.dumps(hub().store.export(), ensure_ascii=False, indent=1), mimetype="application/json")

@@ -131,6 +131,8 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
             raise Refused("refused", _("This seat link is not valid (it may have been reissued); "
                                        "scan the seat's QR code again."))
         leave(session)
+        if msg.lang:
+            session.language = msg.lang
         session.table, session.seat, session.role = table.id, seat.index, "seat"
         join_room(room_seat(table.id, seat.index))
         seat.sids.add(session.sid)
@@ -154,6 +156,8 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
                 return {"ok": True, "role": "remote", "table": msg.table}
             raise Refused("unknown-table", _("There is no table {table} here.", table=msg.table))
         leave(session)
+        if msg.lang:
+            session.language = msg.lang
         display = bool(msg.key) and hmac.compare_digest(msg.key.encode(), table.display_key.encode())
         session.table, session.role = table.id, "display" if display else "spectator"
         join_room(room_public(table.id))

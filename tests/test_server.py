@@ -277,3 +277,25 @@ def test_cross_origin_socket_is_refused(toy):
     client = socketio.Client(reconnection=False)
     with pytest.raises(socketio.exceptions.ConnectionError):
         client.connect(srv.url, transports=["websocket"], headers={"Origin": "http://evil.example"}, wait_timeout=5)
+
+
+def test_the_host_opens_another_table_over_http(toy):
+    srv, table, phone = toy
+
+    def post(body):
+        req = urllib.request.Request(f"{srv.url}/api/tables", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, json.load(resp)
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.load(exc)
+
+    assert post({"pin": "0000", "game": "toy"})[0] == 403
+    assert post({"pin": PIN, "game": "toy", "seats": 9})[0] == 400
+    assert post({"pin": PIN, "game": "toy", "seats": 2, "extra": 1})[0] == 400
+    status, body = post({"pin": PIN, "game": "toy", "seats": 4})
+    assert status == 201 and len(body["seats"]) == 4
+    token = body["seats"][3]["url"].rsplit("/", 1)[1]
+    ack = phone().call("join", {"table": body["table"], "token": token, "lang": "en"})
+    assert ack["ok"] and ack["seat"] == 3
