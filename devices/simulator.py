@@ -122,7 +122,7 @@ class VirtualBoard:
 
     def _boot(self) -> None:
         self.boots += 1
-        options = {"roll_ms": 150, "toss_ms": 150, "event_retry_ms": 250, **self.core_options}
+        options = dict(self.core_options)  # the firmware's own timings unless a test asks otherwise
         boot_id = random.getrandbits(32)
         if self.core is None:
             self.core = fw.BoardCore(self.board_id, self.caps, self.buttons, now=now_ms(), boot_id=boot_id, **options)
