@@ -47,11 +47,13 @@ def measure(path: str, count: int) -> dict[str, list[float]]:
         results: dict[str, list[float]] = {}
         for name, (kind, payload) in commands.items():
             times = []
+            cpu = time.process_time()
             for i in range(count):
                 started = time.perf_counter()
                 link.request(kind, payload(i))
                 times.append((time.perf_counter() - started) * 1000)
             results[name] = times
+            results[name + " cpu"] = [(time.process_time() - cpu) * 1000 / count]
         results["retries"] = [float(link.counters["retries"])]
         return results
     finally:
@@ -62,10 +64,13 @@ def report(title: str, results: dict[str, list[float]]) -> None:
     print(title)
     retries = results.pop("retries")[0]
     for name, times in results.items():
+        if name.endswith(" cpu"):
+            continue
         times.sort()
         total_s = sum(times) / 1000
         print(f"  {name:10s} n={len(times):5d}  p50 {percentile(times, 0.5):6.3f} ms  p99 {percentile(times, 0.99):6.3f} ms"
-              f"  max {times[-1]:7.3f} ms  mean {statistics.fmean(times):6.3f} ms  {len(times) / total_s:8,.0f} commands/s")
+              f"  max {times[-1]:7.3f} ms  mean {statistics.fmean(times):6.3f} ms  {len(times) / total_s:8,.0f} commands/s"
+              f"  (host CPU {results[name + ' cpu'][0]:.3f} ms/command)")
     print(f"  retries: {retries:.0f}")
 
 
