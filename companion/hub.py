@@ -118,11 +118,14 @@ class Hub:
         seats = [{"seat": s.index, "name": s.name, "player_id": s.player_id} for s in table.seats]
         match_id = self.store.record_match(table.id, table.game.id, table.state.variant, outcome.to_json(), seats)
         if table.game.id == "two-freakin-swords":
-            # A character that lost its game is destroyed (the sheet stays, marked, for the history).
+            # A character earns its seat's score; one that lost is destroyed (the sheet stays, marked).
             for s in table.seats:
-                character = getattr(s, "character_id", None)
-                if character is not None and s.index not in outcome.winners:
-                    self.store.destroy_character(character, match_id)
+                if s.character_id is None:
+                    continue
+                if s.index < len(outcome.scores):
+                    self.store.add_points(s.character_id, int(outcome.scores[s.index]))
+                if s.index not in outcome.winners:
+                    self.store.destroy_character(s.character_id, match_id)
         self.store.set_status(table.id, "finished")
 
     def device_event(self, event: Any) -> None:

@@ -43,6 +43,8 @@ class Seat:
     code: str
     name: str | None = None
     player_id: int | None = None
+    character_id: int | None = None
+    """Two Freakin' Swords: the character sheet this seat plays."""
     sids: set[str] = field(default_factory=set)
     """Socket ids bound to this seat now (one phone may have several tabs)."""
 

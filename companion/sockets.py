@@ -139,7 +139,7 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
         referee = hub.referee(table.id)
         if msg.name:
             seat.name = msg.name
-            hub.store.set_seat_name(table.id, seat.index, msg.name, seat.player_id)
+            hub.store.set_seat_name(table.id, seat.index, msg.name, seat.player_id, seat.character_id)
         referee.call(referee.announce, "seats", {"info": table.info()})
         answer = referee.run(referee.send_view, session.sid, seat.index)
         return {"ok": True, "role": "seat", "seat": seat.index, "token": seat.token, **answer}
@@ -251,12 +251,12 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
         player = hub.store.player(msg.name, msg.pin)
         seat = table.seat(seat_index)
         seat.name, seat.player_id = player["name"], player["id"]
-        hub.store.set_seat_name(table.id, seat_index, seat.name, seat.player_id)
         out = {"ok": True, "player": player}
         if msg.character:
             character = hub.store.create_character(player["id"], msg.character)
-            seat.character_id = character["id"]  # type: ignore[attr-defined]
+            seat.character_id = character["id"]
             out["character"] = character
+        hub.store.set_seat_name(table.id, seat_index, seat.name, seat.player_id, seat.character_id)
         referee = hub.referee(table.id)
         referee.call(referee.announce, "seats", {"info": table.info()})
         return out

@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL,
     name TEXT,
     player_id INTEGER,
+    character_id INTEGER,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS evidence (
@@ -120,6 +121,9 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row["name"] for row in self._db.execute("PRAGMA table_info(seats)")}
+        if "character_id" not in columns:  # a database from before character sheets
+            self._db.execute("ALTER TABLE seats ADD COLUMN character_id INTEGER")
 
     def close(self) -> None:
         with self._lock:
@@ -180,9 +184,10 @@ class Store:
     def set_token(self, table_id: str, seat: int, token: str, code: str) -> None:
         self._run("UPDATE seats SET token = ?, code = ? WHERE table_id = ? AND seat = ?", (token, code, table_id, seat))
 
-    def set_seat_name(self, table_id: str, seat: int, name: str | None, player_id: int | None) -> None:
-        self._run("UPDATE seats SET name = ?, player_id = ? WHERE table_id = ? AND seat = ?",
-                  (name, player_id, table_id, seat))
+    def set_seat_name(self, table_id: str, seat: int, name: str | None, player_id: int | None,
+                      character_id: int | None = None) -> None:
+        self._run("UPDATE seats SET name = ?, player_id = ?, character_id = ? WHERE table_id = ? AND seat = ?",
+                  (name, player_id, character_id, table_id, seat))
 
     # ---- evidence ---------------------------------------------------------
     def put_evidence(self, data: bytes, mime: str = "image/jpeg") -> str:

@@ -111,7 +111,8 @@ class Table:
             if isinstance(data.get("nonce"), int):
                 nonce = max(nonce, data["nonce"] + 1)
         fair = FairRandom(bytes.fromhex(row["fair_seed"]), row["id"], nonce) if row.get("fair_seed") else None
-        seats = [Seat(s["seat"], s["token"], s["code"], s["name"], s["player_id"]) for s in store.seats(row["id"])]
+        seats = [Seat(s["seat"], s["token"], s["code"], s["name"], s["player_id"], s.get("character_id"))
+                 for s in store.seats(row["id"])]
         table = cls(row["id"], game, state, chain, seats, store, row["display_key"], fair, bool(header.get("demo")))
         table._replay_into_state(entries)
         return table

@@ -299,3 +299,51 @@ def test_the_host_opens_another_table_over_http(toy):
     token = body["seats"][3]["url"].rsplit("/", 1)[1]
     ack = phone().call("join", {"table": body["table"], "token": token, "lang": "en"})
     assert ack["ok"] and ack["seat"] == 3
+
+
+def test_two_freakin_swords_character_sheets_earn_points_and_fall(tmp_path):
+    import random
+
+    from engines import registry
+    from engines.playout import random_steps
+
+    if "two-freakin-swords" not in registry.available():
+        pytest.skip("Two Freakin' Swords is not built")
+    with thread_server(tmp_path, [TableSpec("two-freakin-swords", seats=2, deal=4)]) as srv:
+        table = next(iter(srv.server.hub.tables.values()))
+        phones = [Phone(srv.url), Phone(srv.url)]
+        try:
+            for seat, (p, name) in enumerate(zip(phones, ("Ada", "Bo"), strict=True)):
+                seat_in(p, table, seat)
+                ack = p.call("profile", {"table": table.id, "name": name, "character": f"{name}'s knight"})
+                assert ack["ok"] and ack["character"]["points"] == 0
+            rng = random.Random(4)
+            while not table.over:
+                step = next(random_steps(table.game.load(table.state.to_json()), rng, 1))
+                assert phones[step.move.actor].call("play", {"table": table.id, "move": step.move.to_json()})["ok"]
+            phones[0].wait_for(lambda e, d: e == "over")
+            outcome = table.state.outcome
+            sheets = {c["name"]: c for c in srv.server.store.characters()}
+            for seat, name in enumerate(("Ada", "Bo")):
+                sheet = sheets[f"{name}'s knight"]
+                assert (sheet["destroyed"] is None) == (seat in outcome.winners)
+                if outcome.scores:
+                    assert sheet["points"] == int(outcome.scores[seat])
+            csv_text = urllib.request.urlopen(f"{srv.url}/api/export/characters.csv", timeout=10).read().decode()
+            assert "Ada's knight" in csv_text
+        finally:
+            for p in phones:
+                p.close()
+
+
+def test_a_flooding_socket_is_slowed_and_the_table_does_not_notice(tmp_path):
+    with thread_server(tmp_path, [TableSpec("toy", seats=2, deal=3)], rate=1.0, burst=5) as srv:
+        table = next(iter(srv.server.hub.tables.values()))
+        p = Phone(srv.url)
+        try:
+            answers = [p.call("record", {"table": table.id, "seq": 0}) for _ in range(8)]
+            assert answers[0]["code"] == "unauthorised"
+            assert [a["code"] for a in answers].count("rate-limited") >= 2
+            assert table.seq == 1  # only the opening shuffle
+        finally:
+            p.close()
