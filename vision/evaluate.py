@@ -1,0 +1,104 @@
+"""Scoring a :class:`FrameResult` against a generated scene's ground truth.
+
+Used by bench/vision.py and the tests.  A face card counts as *expected* when
+at least one of its corner indices is fully uncovered; it is *found* when a
+card sighting was read at one of its index corners (or its outline centre is
+near the card's), and *read* when rank and suit also match.  A sighting that
+matches no card is *false*; it is blamed on an occluder when it overlaps one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .results import FrameResult
+from .scene import SceneTruth
+
+
+@dataclass
+class Score:
+    expected: int = 0
+    found: int = 0
+    read: int = 0
+    misread: list[tuple[str, str]] = field(default_factory=list)
+    false_cards: int = 0
+    false_on_occluder: int = 0
+    backs_expected: int = 0
+    backs_found: int = 0
+    printed_expected: int = 0
+    printed_found: int = 0
+
+    def add(self, other: Score) -> None:
+        for k in ("expected", "found", "read", "false_cards", "false_on_occluder", "backs_expected", "backs_found", "printed_expected", "printed_found"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.misread += other.misread
+
+
+def _inside(p, poly) -> bool:
+    return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
+
+
+def score(result: FrameResult, truth: SceneTruth) -> Score:
+    ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
+    tol = 16 * ppm
+    s = Score()
+    used: set[int] = set()
+    faces = [c for c in truth.cards if c.kind == "face" and c.readable]
+    s.expected = len(faces)
+    pairs = []
+    for ci, card in enumerate(faces):
+        for sg in result.sightings:
+            if sg.kind != "card":
+                continue
+            d = min(np.linalg.norm(np.array(a) - ic) for a in sg.anchors_px for ic in card.index_corners_px)
+            if d < tol:
+                pairs.append((d, ci, sg))
+    matched_cards: set[int] = set()
+    for d, ci, sg in sorted(pairs, key=lambda x: x[0]):
+        if ci in matched_cards or sg.id in used:
+            continue
+        matched_cards.add(ci)
+        used.add(sg.id)
+        s.found += 1
+        card = faces[ci]
+        if (sg.rank, sg.suit) == (card.rank, card.suit):
+            s.read += 1
+        else:
+            s.misread.append((f"{card.rank} {card.suit}", f"{sg.rank} {sg.suit}"))
+    for card in truth.cards:
+        centre = card.corners_px.mean(0)
+        if card.kind == "face":
+            continue
+        elif card.kind == "printed":
+            if card.readable:
+                s.printed_expected += 1
+            for sg in result.sightings:
+                if sg.kind == "marker" and sg.marker_id == card.marker_id:
+                    used.add(sg.id)
+                    if card.readable:
+                        s.printed_found += 1
+                    break
+        else:
+            if card.readable:
+                s.backs_expected += 1
+            for sg in result.sightings:
+                if sg.kind == "face_down" and np.linalg.norm(np.array(sg.centre_px) - centre) < tol * 1.5:
+                    used.add(sg.id)
+                    if card.readable:
+                        s.backs_found += 1
+                    break
+    h, w = truth.occluder_mask.shape
+    for sg in result.sightings:
+        if sg.id in used:
+            continue
+        # a sighting of a real card that we did not require (partly covered) is not false
+        if any(_inside(a, c.corners_px) for a in sg.anchors_px for c in truth.cards):
+            continue
+        s.false_cards += 1
+        m = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(m, np.round(np.array(sg.outline_px)).astype(np.int32), 1)
+        if (truth.occluder_mask & (m > 0)).any():
+            s.false_on_occluder += 1
+    return s

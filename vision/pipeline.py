@@ -1,0 +1,351 @@
+"""The per-frame pipeline: frame -> :class:`FrameResult`.
+
+Steps: mat calibration (periodic), a reduced work copy, table colour, paper
+regions, their right-angled corners, corner-index reading, grouping of index
+readings into cards, backs and unreadable cards, ArUco markers where no index
+was read, and the stacking relation between everything found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import geometry as g
+from .cards import (
+    Corner,
+    Plane,
+    background_colour,
+    card_outline,
+    clear_mask,
+    find_blobs,
+    find_corners,
+    find_quads,
+    paper_mask,
+    rect_outline,
+    sample_patch,
+    split_on_edges,
+)
+from .corner_index import IndexReading, References, builtin_references, read_patch
+from .markers import MAT_IDS, back_meaning, detect_markers, make_detector, marker_range
+from .mat import MatTracker
+from .results import FrameResult, Sighting
+
+CARD_AREA = g.CARD_W * g.CARD_H
+
+
+@dataclass
+class _Found:
+    kind: str
+    outline: np.ndarray  # plane mm
+    anchors: list[np.ndarray]  # plane mm
+    confidence: float
+    rank: str | None = None
+    suit: str | None = None
+    marker_id: int | None = None
+    back: str | None = None
+
+
+class VisionPipeline:
+    """Turns frames into sightings.  Keeps the mat calibration and the card
+    scale between frames, so use one pipeline per camera.
+
+    ``use_mat``: look for the playmat.  ``references``: extra glyph references
+    (a taught deck, :func:`vision.teach.load_deck`).  ``full_marker_scan``:
+    look for printed-card markers in the whole frame (stills) instead of only
+    where paper was found without an index (video, faster).  ``mat_every``:
+    frames between mat re-checks."""
+
+    def __init__(
+        self,
+        *,
+        use_mat: bool = True,
+        references: References | None = None,
+        full_marker_scan: bool = False,
+        mat_every: int = 15,
+    ) -> None:
+        self.use_mat = use_mat
+        self.refs = builtin_references() if references is None else builtin_references().extend(references)
+        self.full_marker_scan = full_marker_scan
+        self.detector = make_detector()
+        self.mat = MatTracker(every=mat_every, detector=self.detector)
+        self._scale: float | None = None  # work px per pseudo-mm without a mat
+        self._count = 0
+
+    # -- geometry --------------------------------------------------------------
+
+    def _plane(self, frame_shape, calibration, work_f: float) -> Plane:
+        if calibration is not None:
+            S = np.diag([1 / work_f, 1 / work_f, 1.0])
+            return Plane(calibration.to_mat @ S, calibration.to_image, True)
+        s = self._scale or max(frame_shape[:2]) * work_f / 700.0
+        return Plane(np.diag([1 / s, 1 / s, 1.0]), np.diag([s / work_f, s / work_f, 1.0]), False)
+
+    @staticmethod
+    def _estimate_scale(blobs) -> float | None:
+        """Work px per mm from paper blobs that look like one whole card."""
+        est = []
+        for b in blobs:
+            (w, h) = sorted(b.rect[1])
+            if h <= 0 or b.rectangularity < 0.88:
+                continue
+            if 0.62 < w / h < 0.82:
+                est.append((w / g.CARD_W + h / g.CARD_H) / 2)
+        return float(np.median(est)) if est else None
+
+    # -- the frame -------------------------------------------------------------
+
+    def process(self, frame: np.ndarray) -> FrameResult:
+        """Everything seen in ``frame`` (BGR uint8)."""
+        self._count += 1
+        h, w = frame.shape[:2]
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        cal = self.mat.update(gray) if self.use_mat else None
+        if cal is not None:
+            f = min(1.0, 2.2 / max(cal.px_per_mm(), 1e-6))
+        else:
+            f = min(1.0, 1280.0 / max(h, w))
+        work = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else frame
+        bg = background_colour(work)
+        mask = paper_mask(work, bg)
+        if cal is None:
+            # pseudo-mm: find card-shaped blobs in pixels first, then rescale
+            unit = Plane(np.eye(3), np.diag([1 / f, 1 / f, 1.0]), False)
+            px_blobs = find_blobs(mask, unit, min_area_mm2=200)
+            est = self._estimate_scale(px_blobs)
+            if est is not None:
+                self._scale = est if self._scale is None else 0.7 * self._scale + 0.3 * est
+        plane = self._plane(frame.shape, cal, f)
+        work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+        split = split_on_edges(mask, work_gray)
+        blobs = find_blobs(split, plane, min_area_mm2=0.1 * CARD_AREA)
+        if cal is not None:
+            blobs = [b for b in blobs if _on_mat(b)]
+        found: list[_Found] = []
+        unread_blobs: list[int] = []
+        for bi, blob in enumerate(blobs):
+            corners = find_corners(bi, blob, plane.metric)
+            readings = [r for r in (self._read_corner(frame, plane, c) for c in corners) if r is not None]
+            for corner, reading, u, v in readings:
+                found.append(
+                    _Found("card", card_outline(corner.point, u, v), [corner.point + 5 * u + 8 * v], reading.confidence, reading.rank, reading.suit)
+                )
+            if not readings:
+                unread_blobs.append(bi)
+        found = _merge_same_card(found)
+        # printed cards and marked backs
+        markers = self._markers(gray, frame, blobs, unread_blobs, plane)
+        marker_found = [m for m in (self._marker_sighting(mk, plane) for mk in markers) if m is not None]
+        marker_found = _merge_markers(marker_found)
+        # unreadable paper blobs: white-bordered backs or covered faces
+        for bi in unread_blobs:
+            b = blobs[bi]
+            if b.area < 0.35 * CARD_AREA or b.area > 1.6 * CARD_AREA or b.rectangularity < 0.8:
+                continue
+            outline = rect_outline(b.rect)
+            if any(_inside(_centre(outline), m.outline) for m in marker_found):
+                continue
+            kind = "face_down" if self._inner_paper(mask, plane, outline) < 0.5 else "unknown"
+            found.append(_Found(kind, outline, [_centre(outline)], 0.6))
+        # full-bleed backs and other card-shaped outlines
+        for q in find_quads(work_gray, plane, CARD_AREA):
+            c = _centre(q)
+            if any(_inside(c, x.outline) for x in found + marker_found):
+                continue
+            kind = "face_down" if self._inner_paper(mask, plane, q) < 0.3 else "unknown"
+            if kind == "unknown":
+                continue  # a face without a readable index is already a paper blob
+            found.append(_Found(kind, q, [c], 0.55))
+        # a marked back replaces the plain back it was found on
+        for m in marker_found:
+            found = [x for x in found if not (x.kind in ("face_down", "unknown") and _inside(_centre(x.outline), m.outline))]
+        found += marker_found
+        found = _dedupe(found)
+        sightings = self._finish(found, plane, cal is not None)
+        scale_clear = f / 4
+        return FrameResult(
+            sightings,
+            (w, h),
+            cal.to_mat if cal is not None else None,
+            self._count,
+            clear_mask(work, bg),
+            scale_clear,
+        )
+
+    def _read_corner(self, frame, plane: Plane, c: Corner) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
+        options = [(c.d1, c.d2), (c.d2, c.d1)]
+        if c.len1 > 72 and c.len2 <= 72:
+            options = [(c.d2, c.d1)]
+        elif c.len2 > 72 and c.len1 <= 72:
+            options = [(c.d1, c.d2)]
+        best = None
+        for u, v in options:
+            r = read_patch(sample_patch(frame, plane, c.point, u, v), self.refs)
+            if r is not None and (best is None or r.confidence > best[1].confidence):
+                best = (c, r, u, v)
+        return best
+
+    def _inner_paper(self, mask: np.ndarray, plane: Plane, outline: np.ndarray) -> float:
+        """Share of the inner part of a card outline that is paper-white."""
+        c = _centre(outline)
+        inner = c + (outline - c) * 0.6
+        work_pts = cv2.perspectiveTransform(np.float32(inner).reshape(-1, 1, 2), np.linalg.inv(plane.work_to_plane)).reshape(-1, 2)
+        m = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(m, np.round(work_pts).astype(np.int32), 1)
+        n = int(m.sum())
+        return float((mask[m > 0] > 0).sum()) / n if n else 0.0
+
+    def _markers(self, gray, frame, blobs, unread, plane: Plane):
+        if self.full_marker_scan:
+            return [m for m in detect_markers(self.detector, gray) if m.marker_id not in MAT_IDS]
+        h, w = gray.shape
+        rois = []
+        for bi in unread:
+            pts = plane.to_frame(blobs[bi].contour_plane[:: max(1, len(blobs[bi].contour_plane) // 40)])
+            x0, y0 = np.maximum(pts.min(0) - 12, 0).astype(int)
+            x1, y1 = np.minimum(pts.max(0) + 12, [w, h]).astype(int)
+            if x1 - x0 > 16 and y1 - y0 > 16:
+                rois.append((x0, y0, x1, y1))
+        out = []
+        for x0, y0, x1, y1 in _merge_rois(rois):
+            out += [m for m in detect_markers(self.detector, gray[y0:y1, x0:x1], offset=(x0, y0)) if m.marker_id not in MAT_IDS]
+        return out
+
+    @staticmethod
+    def _marker_sighting(mk, plane: Plane) -> _Found | None:
+        r = marker_range(mk.marker_id)
+        if r is None or r.kind == "mat":
+            return None
+        inv = np.linalg.inv(plane.plane_to_frame)
+        pts = cv2.perspectiveTransform(mk.corners.reshape(-1, 1, 2).astype(np.float32), inv).reshape(-1, 2).astype(np.float64)
+        ux, vy = pts[1] - pts[0], pts[3] - pts[0]
+        side = (np.linalg.norm(ux) + np.linalg.norm(vy)) / 2
+        ux, vy = ux / np.linalg.norm(ux), vy / np.linalg.norm(vy)
+        centre = pts.mean(0)
+        if r.kind == "card" and side < (g.PRINTED_CENTRE_MARKER + g.PRINTED_CORNER_MARKER) / 2:
+            tl = centre - g.PRINTED_CORNER_OFFSET * (ux + vy)
+            outline = card_outline(tl, ux, vy)
+        else:
+            tl = centre - g.CARD_W / 2 * ux - g.CARD_H / 2 * vy
+            outline = card_outline(tl, ux, vy)
+        if r.kind == "back":
+            return _Found("face_down", outline, [centre], 0.95, marker_id=mk.marker_id, back=back_meaning(mk.marker_id) or "marked")
+        return _Found("marker", outline, [centre], 0.95, marker_id=mk.marker_id)
+
+    def _finish(self, found: list[_Found], plane: Plane, metric: bool) -> list[Sighting]:
+        n = len(found)
+        above = [set() for _ in range(n)]
+        overlaps = [set() for _ in range(n)]
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    continue
+                a, b = found[i], found[j]
+                inter, _ = cv2.intersectConvexConvex(np.float32(a.outline), np.float32(b.outline))
+                if inter > 0.03 * CARD_AREA:
+                    overlaps[i].add(j)
+                    shrunk = _centre(b.outline) + (b.outline - _centre(b.outline)) * 0.97
+                    if any(_inside(p, shrunk) for p in a.anchors):
+                        above[i].add(j)
+        level = [0] * n
+        for _ in range(n):  # longest chain below each sighting
+            changed = False
+            for i in range(n):
+                lv = max((level[j] + 1 for j in above[i] if i not in above[j]), default=0)
+                if lv != level[i]:
+                    level[i], changed = lv, True
+            if not changed:
+                break
+        out = []
+        for i, x in enumerate(found):
+            px = plane.to_frame(x.outline)
+            out.append(
+                Sighting(
+                    id=i,
+                    kind=x.kind,
+                    confidence=float(x.confidence),
+                    outline_px=tuple((float(a), float(b)) for a, b in px),
+                    outline_mm=tuple((float(a), float(b)) for a, b in x.outline) if metric else None,
+                    anchors_px=tuple((float(a), float(b)) for a, b in plane.to_frame(np.array(x.anchors))),
+                    rank=x.rank,
+                    suit=x.suit,
+                    marker_id=x.marker_id,
+                    back=x.back,
+                    overlaps=tuple(sorted(overlaps[i])),
+                    above=tuple(sorted(above[i])),
+                    stack_level=level[i],
+                )
+            )
+        return out
+
+
+def _on_mat(blob) -> bool:
+    """Paper inside the mat and not one of the mat's own marker squares."""
+    x, y = blob.contour_plane.mean(axis=0)
+    if not (5 < x < g.MAT_W - 5 and 5 < y < g.MAT_H - 5):
+        return False
+    reach = g.MAT_MARKER / 2 + 12
+    return all(abs(x - mx) > reach or abs(y - my) > reach for mx, my in g.mat_marker_centres().values())
+
+
+def _centre(outline: np.ndarray) -> np.ndarray:
+    return np.asarray(outline, np.float64).mean(axis=0)
+
+
+def _inside(p: np.ndarray, poly: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
+
+
+def _merge_same_card(found: list[_Found]) -> list[_Found]:
+    """Two index readings of one card (opposite corners) -> one sighting."""
+    out: list[_Found] = []
+    for f in sorted(found, key=lambda x: -x.confidence):
+        for o in out:
+            if o.kind == f.kind and o.rank == f.rank and o.suit == f.suit and np.linalg.norm(_centre(o.outline) - _centre(f.outline)) < 20:
+                o.anchors += f.anchors
+                break
+        else:
+            out.append(f)
+    return out
+
+
+def _merge_markers(found: list[_Found]) -> list[_Found]:
+    out: list[_Found] = []
+    for f in found:
+        for o in out:
+            if o.marker_id == f.marker_id:
+                o.anchors += f.anchors
+                break
+        else:
+            out.append(f)
+    return out
+
+
+def _dedupe(found: list[_Found]) -> list[_Found]:
+    """Drop unknowns/backs that sit on a read card's anchor (the same paper)."""
+    keep = []
+    for f in found:
+        if f.kind in ("unknown", "face_down") and f.back is None:
+            if any(o is not f and o.kind in ("card", "marker") and any(_inside(a, f.outline) for a in o.anchors) for o in found):
+                continue
+        keep.append(f)
+    return keep
+
+
+def _merge_rois(rois):
+    rois = list(rois)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(rois)):
+            for j in range(i + 1, len(rois)):
+                a, b = rois[i], rois[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    rois[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    rois.pop(j)
+                    merged = True
+                    break
+            if merged:
+                break
+    return rois

@@ -1,0 +1,385 @@
+"""Scene generator: a photograph-like overhead view of a table, with ground truth.
+
+For tests, benchmarks and the demo.  Renders the mat (or a bare table: wood,
+felt, light cloth, plaid), standard cards in several deck designs, backs,
+printed marker cards, staggered stacks and overlaps, seen through a random
+tilted camera, then lamp gradients, glare, hand-like occluders, noise, blur and
+JPEG artefacts.  Every card's outline, stacking order and which corner indices
+are left uncovered come back as :class:`SceneTruth`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from . import cardart
+from . import geometry as g
+from .glyphs import RANKS, SUITS
+from .markers import marker_image
+
+_CARD_MM = np.float32([[0, 0], [g.CARD_W, 0], [g.CARD_W, g.CARD_H], [0, g.CARD_H]])
+
+
+@dataclass
+class CardTruth:
+    """One card as drawn.  ``corners_px``/``corners_mm``: the card's own top-left,
+    top-right, bottom-right, bottom-left.  ``index_visible``: per index corner
+    (same order as ``index_corners_px``) whether its index is fully uncovered."""
+
+    kind: str  # "face" | "back" | "printed"
+    rank: str | None
+    suit: str | None
+    marker_id: int | None
+    z: int
+    corners_mm: np.ndarray
+    corners_px: np.ndarray
+    index_corners_px: list[np.ndarray] = field(default_factory=list)
+    index_visible: list[bool] = field(default_factory=list)
+    visible_fraction: float = 1.0
+    marker_visible: bool = False
+
+    @property
+    def readable(self) -> bool:
+        """A face whose index shows somewhere, or a back/printed card that shows
+        enough to be found (half the card, or a whole marker)."""
+        if self.kind == "face":
+            return any(self.index_visible)
+        if self.kind == "printed":
+            return self.marker_visible
+        return self.visible_fraction > 0.8
+
+
+@dataclass
+class SceneTruth:
+    size: tuple[int, int]  # (width, height)
+    mat: bool
+    homography: np.ndarray  # table millimetres -> image pixels (the mat's frame when mat=True)
+    cards: list[CardTruth]
+    occluder_mask: np.ndarray  # bool, image size: pixels covered by hands/arms
+    background: str
+
+
+def _table_texture(rng: np.random.Generator, w: int, h: int, kind: str) -> np.ndarray:
+    if kind == "wood":
+        base = np.array(rng.choice([(40, 80, 140), (60, 110, 170), (30, 55, 95)]), np.float32)
+        x = np.linspace(0, 1, w, dtype=np.float32)[None, :]
+        y = np.linspace(0, 1, h, dtype=np.float32)[:, None]
+        warp = cv2.resize(rng.normal(0, 1, (8, 12)).astype(np.float32), (w, h))
+        grain = np.sin((y * rng.uniform(20, 60) + warp * 0.8 + x * 0.3) * np.pi * 2) * 0.12
+        img = base[None, None, :] * (1 + grain[..., None])
+    elif kind == "felt":
+        base = np.array(rng.choice([(40, 110, 30), (90, 60, 20), (30, 30, 120), (50, 50, 50)]), np.float32)
+        img = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
+    elif kind == "light":
+        base = np.array(rng.choice([(170, 190, 200), (180, 180, 175), (150, 175, 190)]), np.float32)
+        img = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
+    else:  # plaid cloth
+        c1 = np.array(rng.choice([(40, 40, 140), (120, 60, 30), (60, 100, 60)]), np.float32)
+        c2 = c1 * 0.6
+        period = int(rng.integers(20, 60))
+        xs = (np.arange(w) // period) % 2
+        ys = (np.arange(h) // period) % 2
+        m = ((xs[None, :] + ys[:, None]) % 2).astype(np.float32)[..., None]
+        img = c1 * m + c2 * (1 - m)
+    noise = rng.normal(0, 6, (h // 4 + 1, w // 4 + 1, 3)).astype(np.float32)
+    img += cv2.resize(noise, (w, h))
+    return img
+
+
+def _camera(rng: np.random.Generator, w: int, h: int, plane_w: float, plane_h: float, max_tilt: float) -> np.ndarray:
+    """A homography from plane mm to pixels: the plane fills most of the view,
+    with keystone from a camera tilted up to ``max_tilt`` degrees."""
+    fill = rng.uniform(0.8, 0.95)
+    scale = min(w * fill / plane_w, h * fill / plane_h)
+    pw, ph = plane_w * scale, plane_h * scale
+    tilt = np.radians(rng.uniform(0, max_tilt))
+    k = 1 / (1 + np.sin(tilt) * 0.7)  # far edge shrink
+    squash = np.cos(tilt) ** 0.5
+    ph *= squash
+    cx, cy = w / 2 + rng.uniform(-0.04, 0.04) * w, h / 2 + rng.uniform(-0.04, 0.04) * h
+    # corners TL, TR, BR, BL of the plane; the far edge shrinks toward its middle
+    pts = np.float32([[-pw / 2, -ph / 2], [pw / 2, -ph / 2], [pw / 2, ph / 2], [-pw / 2, ph / 2]])
+    far_edge = [(0, 1), (1, 2), (2, 3), (3, 0)][int(rng.integers(0, 4))]
+    mid = (pts[far_edge[0]] + pts[far_edge[1]]) / 2
+    for i in far_edge:
+        pts[i] = mid + (pts[i] - mid) * k
+    ang = np.radians(rng.uniform(-8, 8))
+    rot = np.float32([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+    pts = pts @ rot.T + np.float32([cx, cy])
+    src = np.float32([[0, 0], [plane_w, 0], [plane_w, plane_h], [0, plane_h]])
+    return cv2.getPerspectiveTransform(src, pts.astype(np.float32))
+
+
+def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), H).reshape(-1, 2)
+
+
+def _paste(img: np.ndarray, art: np.ndarray, H_art_to_img: np.ndarray, shadow: float) -> np.ndarray:
+    """Warp BGRA ``art`` into ``img`` (float32 BGR) with a soft shadow; returns the
+    hard coverage mask (uint8, image size) of the pasted art."""
+    ih, iw = img.shape[:2]
+    ah, aw = art.shape[:2]
+    quad = _project(H_art_to_img, [[0, 0], [aw, 0], [aw, ah], [0, ah]])
+    x0, y0 = np.floor(quad.min(0)).astype(int) - 6
+    x1, y1 = np.ceil(quad.max(0)).astype(int) + 6
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, iw), min(y1, ih)
+    mask_full = np.zeros((ih, iw), np.uint8)
+    if x1 <= x0 or y1 <= y0:
+        return mask_full
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ H_art_to_img
+    warped = cv2.warpPerspective(art, T, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA if aw > (x1 - x0) else cv2.INTER_LINEAR)
+    alpha = warped[..., 3:4].astype(np.float32) / 255
+    roi = img[y0:y1, x0:x1]
+    if shadow > 0:
+        sh = cv2.GaussianBlur(alpha[..., 0], (0, 0), 2.0)
+        sh = np.roll(sh, (2, 2), axis=(0, 1))
+        roi *= 1 - shadow * sh[..., None]
+    roi[:] = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
+    mask_full[y0:y1, x0:x1] = (alpha[..., 0] > 0.5).astype(np.uint8)
+    return mask_full
+
+
+def _mat_art(rng: np.random.Generator) -> np.ndarray:
+    px = 2
+    w, h = int(g.MAT_W * px), int(g.MAT_H * px)
+    colour = np.array(rng.choice([(60, 90, 30), (90, 50, 20), (50, 50, 55), (40, 30, 90)]), np.uint8)
+    art = np.zeros((h, w, 4), np.uint8)
+    art[..., :3] = colour
+    art[..., 3] = 255
+    cv2.rectangle(art, (20, 20), (w - 21, h - 21), (200, 200, 200, 255), 2)
+    for mid, (cx, cy) in g.mat_marker_centres().items():
+        q = int((g.MAT_MARKER / 2 + 6) * px)
+        cv2.rectangle(art, (int(cx * px) - q, int(cy * px) - q), (int(cx * px) + q, int(cy * px) + q), (255, 255, 255, 255), -1)
+        side = int(g.MAT_MARKER * px)
+        m = marker_image(mid, side)
+        x, y = int(cx * px - side / 2), int(cy * px - side / 2)
+        art[y : y + side, x : x + side, :3] = m[..., None]
+    return art, px
+
+
+def _card_transform(cx: float, cy: float, angle: float) -> np.ndarray:
+    """Affine (3x3) from card millimetres (origin at the card's top-left) to plane mm."""
+    a = np.radians(angle)
+    c, s = np.cos(a), np.sin(a)
+    R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    T0 = np.array([[1, 0, -g.CARD_W / 2], [0, 1, -g.CARD_H / 2], [0, 0, 1]])
+    T1 = np.array([[1, 0, cx], [0, 1, cy], [0, 0, 1]])
+    return T1 @ R @ T0
+
+
+def _layout(rng: np.random.Generator, n: int, plane_w: float, plane_h: float, stagger: bool) -> list[tuple[np.ndarray, str]]:
+    """Card placements (card mm -> plane mm) and what each is."""
+    out: list[tuple[np.ndarray, str]] = []
+    margin = 70
+    while len(out) < n:
+        cx, cy = rng.uniform(margin, plane_w - margin), rng.uniform(margin, plane_h - margin)
+        angle = rng.uniform(-180, 180)
+        r = rng.random()
+        if stagger and r < 0.3 and n - len(out) >= 2:
+            k = int(rng.integers(2, min(5, n - len(out)) + 1))
+            if rng.random() < 0.6:
+                step = np.array([rng.uniform(-2, 2), rng.uniform(25, 30)])
+            else:
+                step = np.array([rng.uniform(15, 18), rng.uniform(-2, 2)])
+            a = np.radians(angle)
+            d = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ step
+            for i in range(k):
+                out.append((_card_transform(cx + d[0] * i, cy + d[1] * i, angle + rng.uniform(-2, 2)), "face"))
+            continue
+        kind = "face"
+        if r > 0.85:
+            kind = "back"
+        elif r > 0.75:
+            kind = "printed"
+        out.append((_card_transform(cx, cy, angle), kind))
+    return out[:n]
+
+
+_SKIN = ((150, 175, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (45, 60, 95))
+
+
+def _hand(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> list[tuple[str, np.ndarray, float]]:
+    """A hand-and-arm shape as drawing primitives in image pixels."""
+    edge = int(rng.integers(0, 4))
+    tip = np.array([rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h])
+    start = {0: (tip[0] + rng.uniform(-200, 200), -50), 1: (w + 50, tip[1] + rng.uniform(-150, 150)), 2: (tip[0] + rng.uniform(-200, 200), h + 50), 3: (-50, tip[1] + rng.uniform(-150, 150))}[edge]
+    start = np.array(start)
+    d = tip - start
+    d /= np.linalg.norm(d) + 1e-9
+    n = np.array([-d[1], d[0]])
+    s = px_per_mm
+    palm = tip - d * 45 * s
+    parts: list[tuple[str, np.ndarray, float]] = [("line", np.array([start, palm - d * 40 * s]), 75 * s)]
+    parts.append(("ellipse", np.array([palm, [50 * s, 42 * s]]), float(np.degrees(np.arctan2(d[1], d[0])))))
+    for k, off in enumerate((-30, -10, 10, 28)):
+        base = palm + n * off * s + d * 30 * s
+        length = (60, 72, 70, 55)[k] * s * rng.uniform(0.7, 1.1)
+        bend = d * np.cos(rng.uniform(-0.3, 0.3)) + n * rng.uniform(-0.25, 0.25)
+        parts.append(("line", np.array([base, base + bend * length]), 17 * s))
+    thumb = palm - n * 45 * s
+    parts.append(("line", np.array([palm - n * 20 * s, thumb + d * 30 * s - n * 10 * s]), 20 * s))
+    return parts
+
+
+def _draw_occluder(img: np.ndarray, rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    parts = _hand(rng, w, h, px_per_mm)
+    sleeve = np.zeros((h, w), np.uint8)
+    for i, (kind, p, v) in enumerate(parts):
+        target = sleeve if i == 0 else mask
+        if kind == "line":
+            cv2.line(target, tuple(int(c) for c in p[0]), tuple(int(c) for c in p[1]), 255, max(2, int(v)), cv2.LINE_AA)
+        else:
+            cv2.ellipse(target, (int(p[0][0]), int(p[0][1])), (int(p[1][0]), int(p[1][1])), v, 0, 360, 255, -1, cv2.LINE_AA)
+    skin = np.array(_SKIN[int(rng.integers(0, len(_SKIN)))], np.float32) * rng.uniform(0.85, 1.1)
+    cloth = np.array(rng.choice([(120, 60, 20), (40, 40, 40), (30, 30, 150), (80, 120, 60), (150, 150, 150)]), np.float32)
+    shade = cv2.GaussianBlur(rng.normal(1, 0.12, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (0, 0), 2)
+    shade = cv2.resize(shade, (w, h))[..., None]
+    for m, colour in ((sleeve, cloth), (mask, skin)):
+        a = cv2.GaussianBlur(m, (0, 0), 1.2).astype(np.float32)[..., None] / 255
+        sh = cv2.GaussianBlur(m, (0, 0), 8).astype(np.float32)[..., None] / 255
+        sh = np.roll(sh, (12, 12), axis=(0, 1))
+        img *= 1 - 0.35 * sh
+        img[:] = img * (1 - a) + colour * shade * a
+    return (mask | sleeve) > 127
+
+
+def render_scene(
+    width: int = 1280,
+    height: int = 720,
+    n_cards: int = 8,
+    seed: int = 0,
+    *,
+    mat: bool = True,
+    occluders: int | None = None,
+    stagger: bool = True,
+    kinds: tuple[str, ...] | None = None,
+    max_tilt: float = 35.0,
+    effects: bool = True,
+    styles: tuple | None = None,
+    background: str | None = None,
+) -> tuple[np.ndarray, SceneTruth]:
+    """Render one scene.  Returns (BGR uint8 image, ground truth).
+
+    ``kinds`` forces the kind of each card ("face", "back", "printed");
+    ``styles`` restricts deck designs (see ``cardart.deck_styles``);
+    ``occluders``: number of hands (default: 0-2 at random)."""
+    rng = np.random.default_rng(seed)
+    styles = styles or cardart.deck_styles()
+    style = styles[int(rng.integers(0, len(styles)))]
+    background = background or str(rng.choice(["wood", "felt", "light", "plaid"]))
+    img = _table_texture(rng, width, height, background)
+    plane_w, plane_h = g.MAT_W, g.MAT_H
+    H = _camera(rng, width, height, plane_w, plane_h, max_tilt)
+    px_per_mm = float(np.sqrt(abs(np.linalg.det(H[:2, :2] / H[2, 2]))))
+    if mat:
+        art, apx = _mat_art(rng)
+        _paste(img, art, H @ np.diag([1 / apx, 1 / apx, 1]), shadow=0.3)
+    placements = _layout(rng, n_cards, plane_w, plane_h, stagger)
+    if kinds:
+        placements = [(T, kinds[i % len(kinds)]) for i, (T, _) in enumerate(placements)]
+    zmap = np.full((height, width), -1, np.int16)
+    cards: list[CardTruth] = []
+    deck = [(r, s) for r in RANKS for s in SUITS]
+    rng.shuffle(deck)
+    next_marker = int(rng.integers(100, 790))
+    back_design = int(rng.integers(0, 4))
+    index_regions: list[list[np.ndarray]] = []
+    for z, (T, kind) in enumerate(placements):
+        rank = suit = None
+        marker_id = None
+        if kind == "face":
+            rank, suit = deck.pop()
+            art = cardart.card_face(rank, suit, style)
+        elif kind == "printed":
+            marker_id = next_marker
+            next_marker += 1
+            art = cardart.printed_card(marker_id)
+        else:
+            if rng.random() < 0.3:
+                marker_id = int(rng.choice([4, 5]))
+                art = cardart.marked_back(marker_id, back_design)
+            else:
+                art = cardart.card_back(back_design)
+        A = H @ T @ np.diag([1 / cardart.PX, 1 / cardart.PX, 1])
+        cover = _paste(img, art, A, shadow=float(rng.uniform(0.15, 0.45)))
+        zmap[cover > 0] = z
+        corners_mm = _project(T, _CARD_MM)
+        corners_px = _project(H, corners_mm)
+        idx_corners, regions = [], []
+        if kind == "face":
+            which = [0, 2] + ([1, 3] if style.four_index else [])
+            for c in which:
+                idx_corners.append(corners_px[c])
+                x0, x1 = style.index_x - 3.2, style.index_x + 3.2
+                y0, y1 = style.index_y, style.index_y + style.rank_h + style.gap + style.suit_h
+                box = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+                if c in (1, 2):
+                    box[:, 0] = g.CARD_W - box[:, 0]
+                if c in (2, 3):
+                    box[:, 1] = g.CARD_H - box[:, 1]
+                regions.append(_project(H @ T, box))
+        elif kind == "printed":
+            for cx_, cy_, sd in ((g.CARD_W / 2, g.CARD_H / 2, g.PRINTED_CENTRE_MARKER), (g.PRINTED_CORNER_OFFSET, g.PRINTED_CORNER_OFFSET, g.PRINTED_CORNER_MARKER), (g.CARD_W - g.PRINTED_CORNER_OFFSET, g.CARD_H - g.PRINTED_CORNER_OFFSET, g.PRINTED_CORNER_MARKER)):
+                h2 = sd / 2 + 1
+                regions.append(_project(H @ T, np.float32([[cx_ - h2, cy_ - h2], [cx_ + h2, cy_ - h2], [cx_ + h2, cy_ + h2], [cx_ - h2, cy_ + h2]])))
+        index_regions.append(regions)
+        cards.append(CardTruth(kind, rank, suit, marker_id, z, corners_mm, corners_px, idx_corners))
+    n_occ = int(rng.integers(0, 3)) if occluders is None else occluders
+    occ = np.zeros((height, width), bool)
+    for _ in range(n_occ):
+        occ |= _draw_occluder(img, rng, px_per_mm)
+    zmap[occ] = -2
+    for card, regions in zip(cards, index_regions, strict=True):
+        own = zmap == card.z
+        poly = np.zeros((height, width), np.uint8)
+        cv2.fillConvexPoly(poly, card.corners_px.astype(np.int32), 1)
+        area = max(1, int(poly.sum()))
+        card.visible_fraction = float((own & (poly > 0)).sum()) / area
+        vis = []
+        for reg in regions:
+            m = np.zeros((height, width), np.uint8)
+            cv2.fillConvexPoly(m, np.round(reg).astype(np.int32), 1)
+            inside = (m > 0) & (zmap >= -1)  # ignore pixels outside the image
+            total = int((m > 0).sum())
+            inframe = total > 0 and int(inside.sum()) == total
+            vis.append(bool(inframe and (zmap[m > 0] == card.z).mean() > 0.98))
+        if card.kind == "face":
+            card.index_visible = vis
+        elif card.kind == "printed":
+            card.marker_visible = any(vis)
+    if effects:
+        img = _effects(rng, img)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if effects:
+        q = int(rng.integers(55, 95))
+        img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
+    return img, SceneTruth((width, height), mat, H, cards, occ, background)
+
+
+def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    gx, gy = rng.uniform(-0.3, 0.3, 2)
+    x = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
+    y = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
+    cx, cy = rng.uniform(-0.3, 0.3, 2)
+    vignette = 1 - rng.uniform(0, 0.5) * ((x - cx) ** 2 + (y - cy) ** 2)
+    gain = (rng.uniform(0.75, 1.1) + gx * x + gy * y) * vignette
+    img = img * gain[..., None]
+    if rng.random() < 0.5:
+        gxp, gyp = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.05, 0.15) * w
+        yy, xx = np.ogrid[:h, :w]
+        blob = np.exp(-((xx - gxp) ** 2 + (yy - gyp) ** 2) / (2 * r * r)).astype(np.float32)
+        img = img + rng.uniform(30, 90) * blob[..., None]
+    tint = rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    img = img * tint
+    img = img + rng.normal(0, rng.uniform(1.5, 5), img.shape).astype(np.float32)
+    sigma = rng.uniform(0, 1.0)
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    return img
