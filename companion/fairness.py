@@ -147,6 +147,8 @@ class ChanceCheck:
         who = "" if self.seat is None else f" for seat {self.seat + 1}"
         if self.kind in ("die", "dice"):
             shown = " ".join(str(v + 1) for v in self.recorded)  # a die shows value + 1
+        elif self.kind == "shuffle":
+            shown = f"{len(self.recorded) + 1} cards"
         else:
             shown = str(list(self.recorded))
         return f"{self.kind}{who}: {shown} (nonce {self.nonce})"
