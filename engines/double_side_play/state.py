@@ -112,7 +112,8 @@ class DoubleSidePlayState(State[Snap]):
             s = self._deal(s, move, events) if s.phase == DEAL else self._roll(s, move, events)
         elif isinstance(move, Play):
             if s.phase != PLAY:
-                raise Reject("DSP-7.2", f"no card is played now: {self._waiting_for(s)}", "wait for the first lead")
+                raise Reject("DSP-7.2", f"no card is played now: {self._waiting_for(s)}",
+                             "wait until the first lead player is known")
             s = self._play(s, move, events)
         elif isinstance(move, Janken):
             if s.phase != JANKEN:
@@ -225,7 +226,7 @@ class DoubleSidePlayState(State[Snap]):
             if card not in hand:
                 raise Reject("DSP-7.4", f"seat {seat + 1} does not hold {card}", "play a card from your hand")
             if lead is not None and colour != lead and any(deck.colour(c) == lead for c in hand):
-                raise Reject("DSP-7.3", f"you hold {lead} and must follow the lead colour {lead}",
+                raise Reject("DSP-7.3", f"you must follow the lead colour, {lead}: you hold a {lead} card",
                              f"play a {lead} card")
             hands = tuple(tuple(c for c in h if c != card) if i == seat else h for i, h in enumerate(s.hands))
         else:
@@ -342,7 +343,7 @@ class DoubleSidePlayState(State[Snap]):
     # ---- what may be seen --------------------------------------------------------
     def _view(self, s: Snap, seat: int | None) -> JSON:
         deck = self.deck
-        half = s.half if s.phase == PLAY else (1 if s.trick > 6 else 0)
+        half = s.half
 
         def card_json(card: str) -> JSON:
             return {"card": card, "colour": deck.colour(card), "number": deck.number(card, half)}
