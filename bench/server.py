@@ -11,7 +11,8 @@ table ``--phones`` joined to seats (round-robin when there are more phones than
 seats) and ``--pages`` table pages with the display key.  Each client notes when
 each view arrived; the server stamps each view with the time its move was
 appended to the record.  For every move the latency is the slowest of its
-table's clients; the script prints p50, p99 and max over all moves.
+table's clients; the script prints p50, p99 and max over all moves, and the
+server's own share (append to the last emit call returning) as p50/p99.
 
 Figures depend on the machine and its load; nothing here is asserted.
 """
@@ -60,6 +61,16 @@ def serve(args) -> None:
     server = server_of(app)
     spec = TableSpec(args.game, args.variant, args.seats, deal=1)
     tables = [server.create_table(spec) for _ in range(args.tables)]
+    # The server's own share: from the append to the last emit call of that view returning.
+    emitted: dict[tuple[str, int], float] = {}
+    inner = server.hub._emit
+
+    def timed_emit(event, data, to):
+        inner(event, data, to)
+        if event == "view":
+            emitted[(data["table"], data["seq"])] = time.time() - data["t"]
+
+    server.hub._emit = timed_emit
     http = make_server("127.0.0.1", args.port, app, threaded=True)
     threading.Thread(target=http.serve_forever, daemon=True).start()
     print(json.dumps([{"table": t.id, "key": t.display_key, "tokens": [s.token for s in t.seats]} for t in tables]),
@@ -99,7 +110,8 @@ def serve(args) -> None:
     stop.set()
     for t in threads:
         t.join(5)
-    print(json.dumps({"moves": moves[0], "overloaded": overloaded[0]}), flush=True)
+    print(json.dumps({"moves": moves[0], "overloaded": overloaded[0], "server_ms": sorted(
+        v * 1000 for v in emitted.values())}), flush=True)
     http.shutdown()
 
 
@@ -203,7 +215,10 @@ def run_case(args, n_tables: int) -> dict:
         if applied >= started:
             arrivals.setdefault((table, seq), []).append(arrived - applied)
     complete = [max(v) * 1000 for v in arrivals.values() if len(v) == per_client]
+    server_ms = summary["server_ms"]
     return {"tables": n_tables, "clients": n_tables * per_client, "moves": summary["moves"], "pace": pace,
+            "server_p50": percentile(server_ms, 50) if server_ms else float("nan"),
+            "server_p99": percentile(server_ms, 99) if server_ms else float("nan"),
             "overloaded": summary["overloaded"],
             "views": len(arrivals), "complete": len(complete),
             "p50": percentile(complete, 50) if complete else float("nan"),
@@ -239,11 +254,11 @@ def main() -> None:
           f"{args.phones} phones + {args.pages} table pages per table, {args.rate:g} moves/s over all tables, "
           f"{args.seconds:g} s per case")
     print(f"{'tables':>6} {'clients':>7} {'s/move':>7} {'moves':>6} {'views':>6} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'max ms':>8}")
+          f"{'max ms':>8} {'server p50/p99 ms':>18}")
     for n in cases:
         r = run_case(args, n)
         print(f"{r['tables']:>6} {r['clients']:>7} {r['pace']:>7.2f} {r['moves']:>6} {r['complete']:>6} "
-              f"{r['p50']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f}"
+              f"{r['p50']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f} {r['server_p50']:>8.1f}/{r['server_p99']:<8.1f}"
               + (f"  ({r['overloaded']} moves waited over 60 s: overloaded)" if r["overloaded"] else ""), flush=True)
 
 
