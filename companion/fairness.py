@@ -105,6 +105,14 @@ class FairRandom:
         """The seed in hex, for the final ``reveal`` entry (``data: {"seed": hex}``)."""
         return self.seed.hex()
 
+    def to_json(self) -> dict:
+        """What a server stores (secretly) to resume the same commitment after a restart."""
+        return {"seed": self.seed.hex(), "table_id": self.table_id, "nonce": self.nonce}
+
+    @classmethod
+    def from_json(cls, data: dict) -> FairRandom:
+        return cls(bytes.fromhex(data["seed"]), data.get("table_id", ""), int(data.get("nonce", 0)))
+
     def __repr__(self) -> str:  # never print the secret
         return f"FairRandom(commitment={self.commitment[:12]}…, table_id={self.table_id!r}, nonce={self.nonce})"
 

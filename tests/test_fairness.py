@@ -49,6 +49,8 @@ def test_draw_advances_the_nonce_and_resumes_after_a_restart():
     assert [p["nonce"] for _, p in first] == [0, 1, 2] and fair.nonce == 3
     resumed = FairRandom(fair.seed, fair.table_id, nonce=1)
     assert resumed.draw((6, 6))[0] == first[1][0]
+    stored = json.loads(json.dumps(fair.to_json()))
+    assert FairRandom.from_json(stored).draw((6, 6)) == fair.draw((6, 6))
     assert FairRandom().seed != FairRandom().seed and len(FairRandom().seed) == 32
     assert "secret" not in repr(fair) and fair.reveal() == b"secret".hex()
 
