@@ -1,6 +1,6 @@
 """Full random games per second for every registered game and table format.
 
-    python bench/engines.py [--games N]
+    python -m bench.engines [--games N]     (as a module: a script named engines.py would shadow the package)
 
 Prints one line per (game, seats, variant, options): games/s, moves/s, mean
 moves per game, games that hit the length cap.
