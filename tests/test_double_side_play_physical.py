@@ -1,10 +1,14 @@
 """Double Side Play with a hand-shuffled deck: voids, revokes and card conservation
 (docs/rules/double-side-play.md sections 9-10)."""
 
+import json
+import random
+
 import pytest
 
 from engines.core import IllegalMove
 from engines.double_side_play import GAME, Play
+from engines.playout import sample_chance
 from tests.test_double_side_play_support import of_type, play, roll, split_deal, start
 
 DICE = [(1, 6), (6, 5), (3, 5), (6, 4)]
@@ -167,3 +171,29 @@ def test_dsp_10_1_a_card_seen_twice_in_a_round_names_both_sightings():
     seeded = start(hands=split_deal(), dice=DICE)
     play(seeded, "R1", "R7", "G1", "Y1")
     assert seeded.check(Play(1, "R1")).rule == "DSP-10.1"
+
+
+@pytest.mark.parametrize("seats,variant", [(3, "trump"), (4, "standard")])
+def test_dsp_9_2_honest_physical_games_match_seeded_games_and_never_see_a_revoke(seats, variant):
+    """DSP-9.2, DSP-9.1: a physical table fed the plays of a seeded game (real hands, rules kept) scores the
+    same, claims the same voids, and never reports a revoke."""
+    for seed in range(2):
+        rng = random.Random(seed)
+        seeded = GAME.new(seats, variant, deal=seed)
+        physical = GAME.new(seats, variant, deal="physical")
+        while seeded.outcome is None:
+            request = seeded.pending_chance()
+            if request is not None:
+                move = sample_chance(request, rng)
+                seeded.apply(move)
+                if request.kind == "dice":
+                    physical.apply(move)
+                continue
+            seat = rng.choice(sorted(seeded.to_act()))
+            move = rng.choice(seeded.legal_moves(seat))
+            seeded.apply(move)
+            events = physical.apply(move)
+            assert not of_type(events, "revoke")
+            assert physical.snapshot.voids == seeded.snapshot.voids
+        assert physical.outcome == seeded.outcome
+        assert GAME.load(json.loads(json.dumps(physical.to_json()))).to_json() == physical.to_json()

@@ -1,9 +1,12 @@
 """Double Side Play: tricks, trumps, scoring and whole games
 (docs/rules/double-side-play.md sections 6-8)."""
 
+import random
+
 from engines.double_side_play import GAME, ChooseTrump, Play
 from engines.double_side_play.cards import Deck
 from engines.double_side_play.tricks import playable, winner
+from engines.playout import random_steps
 from tests.test_double_side_play_support import (
     by_colour,
     next_round,
@@ -197,10 +200,6 @@ def test_dsp_r7_several_seats_reaching_two_points_together_share_the_victory():
 
 def test_random_games_end_and_every_trick_has_one_card_per_seat():
     """DSP-7.2, DSP-8.3: random seeded games of every table end in a win; tricks and points add up."""
-    import random
-
-    from engines.playout import random_steps
-
     for seats in (3, 4):
         for variant in GAME.variants:
             for seed in range(3):
