@@ -392,3 +392,19 @@ def test_bad_input_gets_a_rule_and_changes_nothing():
                 {"type": "play-action", "seat": 1, "card": card}, ChanceMove((0,))]:
         assert rejected(state, bad).rule in {"CORE-1", "CORE-3", "CORE-6", "GG-1.2"}
     assert rejected(state, Load(0, 2, card)).rule == "GG-1.2"
+
+
+def test_every_rule_id_the_engine_names_is_in_the_rules_document():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / GAME.rules_doc).read_text(encoding="utf-8")
+    source = "".join(p.read_text(encoding="utf-8") for p in (root / "engines" / "gun_and_gun").glob("*.py"))
+    named = set(re.findall(r'Reject\(\s*"(GG-[\w.-]+)"', source)) | set(re.findall(r'excluded\(\s*"(GG-[\w.-]+)"', source))
+    assert len(named) > 20
+    missing = {rule for rule in named if f"**{rule}**" not in doc}
+    assert not missing, f"rule ids used by the engine but not defined in {GAME.rules_doc}: {sorted(missing)}"
+    tests = (root / "tests" / "test_gun_and_gun_double_edge.py").read_text(encoding="utf-8")
+    for name in re.findall(r"`(test_faq\w+?)(?:\*)?`", doc):
+        assert f"def {name}" in tests, name
