@@ -151,10 +151,6 @@ def clients(url: str, tables: list[dict], phones: int, pages: int, ready, go, do
         out.put(list(got))
     for c in conns:
         try:
-            ws = getattr(c.eio, "ws", None)
-            if ws is not None:
-                close = ws.close
-                ws.close = lambda *a, _c=close, **k: _c(timeout=0.05)
             c.disconnect()
         except Exception:
             pass

@@ -122,11 +122,16 @@ def create_app(config: Config | None = None) -> Flask:
 
 
 def _no_delay(wsgi_app: Any) -> Any:
-    """Turn off Nagle's algorithm on each connection.
+    """Per connection: turn off Nagle's algorithm, and end a finished WebSocket's connection.
 
     A referee answer is often two small WebSocket frames in a row (a view, then
     the acknowledgement); with Nagle on, the second waits for the peer's
     delayed ACK, about 40 ms on Linux, which is most of a move's latency.
+
+    In threading mode the WebSocket lives inside this call.  When it returns,
+    werkzeug would keep the connection and read the client's closing frames as
+    a new HTTP request (logging a "Bad request syntax" error, and leaving the
+    client waiting seconds for a close); shutting the socket down ends it.
     """
     import socket as _socket
 
@@ -137,7 +142,15 @@ def _no_delay(wsgi_app: Any) -> Any:
                 sock.setsockopt(_socket.IPPROTO_TCP, _socket.TCP_NODELAY, 1)
             except OSError:
                 pass
-        return wsgi_app(environ, start_response)
+        websocket = environ.get("HTTP_UPGRADE", "").lower() == "websocket"
+        try:
+            return wsgi_app(environ, start_response)
+        finally:
+            if websocket and sock is not None and "werkzeug.socket" in environ:
+                try:
+                    sock.shutdown(_socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     return app
 

@@ -38,10 +38,12 @@ def redis_url(tmp_path):
 
 
 def test_an_emit_from_one_process_reaches_a_client_of_another(tmp_path, redis_url):
-    a = ProcessServer(tmp_path / "a.sqlite3", seats=2, extra=["--message-queue", redis_url])
-    b = ProcessServer(tmp_path / "b.sqlite3", game=None, extra=["--message-queue", redis_url])
+    a = ProcessServer(tmp_path / "a.sqlite3", seats=2, extra=["--message-queue", redis_url], wait=False)
+    b = ProcessServer(tmp_path / "b.sqlite3", game=None, extra=["--message-queue", redis_url], wait=False)
     clients = []
     try:
+        a.wait_ready()
+        b.wait_ready()
         (info,) = a.tables()
         table_id = info["table"]
         assert b.tables() == []  # the table lives in process A only

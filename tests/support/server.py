@@ -114,12 +114,6 @@ class Phone:
         return self.wait_for(lambda e, d: e == "view" and d["seq"] >= seq, timeout)[1]
 
     def close(self) -> None:
-        # werkzeug drops a finished WebSocket without a close frame, and websocket-client would wait
-        # 3 s for one; a browser waits in the background, a test should not.
-        ws = getattr(self.client.eio, "ws", None)
-        if ws is not None:
-            close = ws.close
-            ws.close = lambda *a, **k: close(timeout=0.05)
         self.client.disconnect()
 
 
@@ -127,7 +121,7 @@ class ProcessServer:
     """``companion serve`` in a subprocess: the real command line, killable with SIGKILL."""
 
     def __init__(self, db: Path, port: int | None = None, game: str | None = "toy", seats: int = 2,
-                 extra: list[str] | None = None):
+                 extra: list[str] | None = None, wait: bool = True):
         self.db, self.port = db, port or free_port()
         cmd = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", str(db), "--pin", PIN, "--extra-game", "tests.support.toy_game", "--quiet"]
@@ -140,7 +134,8 @@ class ProcessServer:
         self.output: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        self.wait_ready()
+        if wait:
+            self.wait_ready()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
