@@ -15,6 +15,7 @@ from engines.double_edge.moves import (
     Reveal,
 )
 from tests.double_edge.support import play, rejects, rules
+from tests.support.conformance import assert_hidden
 
 
 def built():
@@ -81,8 +82,13 @@ def test_face_down_support_checked_as_it_lands_in_the_discard_pile():
 @rules("DE-15.3", "DE-15.4", "DE-8.2")
 def test_indicators_and_supports_revealed_by_the_camera():
     state = built()
-    play(state, PlayStriker(0, "9D"), PlaySupport(0, "KD"), Draw(0), PlayStriker(1, "8S"), Draw(1))
-    play(state, Indicate(0, "AH"), Indicate(1, "JS"))
+    for move in (PlayStriker(0, "9D"), PlaySupport(0, "KD"), Draw(0), PlayStriker(1, "8S"), Draw(1),
+                 Indicate(0, "AH")):
+        play(state, move)
+        assert_hidden(state)
+    assert "AH" not in str(state.view(1)) and "AH" in state.hidden_from(1)
+    play(state, Indicate(1, "JS"))
+    assert_hidden(state)
     assert state.snapshot.phase == "reveal" and {"AH", "JS"} & state.hidden_from(None) == {"AH", "JS"}
     rejects(state, Reveal(1, "indicator", ("JC",)), "DE-15.4")
     play(state, Reveal(1, "indicator", ("JS",)), Reveal(0, "indicator", ("AH",)))
