@@ -1,0 +1,52 @@
+"""The Keener playmat: each player's Commander, Generators, Fighters, Defenses, deck
+and discard pile, and the middle where attacks and blocks are made.
+
+Pure data for the table adapter and for ``companion print mat``.  Millimetres
+from the mat's top-left corner, y down.  Seat 0 sits at the bottom edge, seat 1
+at the top; seat 1's zones are seat 0's turned half a turn about the mat
+centre.  The front row (Fighters, Defenses) faces the middle; attacking
+Fighters move into the middle zone and blockers are put there facing them
+(KN-7), so the middle is shared and the adapter tells the two apart by owner.
+An A2 mat is 420 mm high: rows are 80 mm, so a card's ends overhang its row a
+little; a card belongs to the zone that holds its centre.  The four 70 mm
+corner squares are kept clear for the calibration markers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engines.core import MatLayout, Zone
+
+MAT_W = 594.0
+MAT_H = 420.0
+SEATS = (2,)
+VARIANTS = ("standard",)
+
+# Seat 0, left to right as the player sees it: (key, label, x, y, w, h, kind).
+_SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
+    ("fighters", "Fighters", 75, 250, 270, 80, "spread"),
+    ("defenses", "Defenses", 355, 250, 164, 80, "spread"),
+    ("generators", "Resource Generators", 75, 335, 200, 80, "spread"),
+    ("commander", "Commander", 283, 335, 70, 80, "single"),
+    ("deck", "Deck", 363, 335, 70, 80, "pile"),
+    ("discard", "Discard pile", 443, 335, 76, 80, "pile"),
+)
+
+
+def _half_turn(zone: Zone) -> Zone:
+    return replace(zone, x=MAT_W - zone.x - zone.w, y=MAT_H - zone.y - zone.h)
+
+
+def layout(seats: int, variant: str) -> MatLayout:
+    """The zones of a Keener mat; ValueError for a seat count or variant the game lacks."""
+    if seats not in SEATS:
+        raise ValueError(f"Keener is for exactly 2 players, not {seats}")
+    if variant not in VARIANTS:
+        raise ValueError(f"Keener has no variant {variant!r}; choose {', '.join(VARIANTS)}")
+    zones = [Zone("attack", "Attack: attackers and the blockers facing them", None, 75, 175, 444, 70, "spread")]
+    for seat in range(seats):
+        for key, label, x, y, w, h, kind in _SEAT0:
+            zone = Zone(f"s{seat}.{key}", label, seat, x, y, w, h, kind)  # type: ignore[arg-type]
+            zones.append(zone if seat == 0 else _half_turn(zone))
+    return MatLayout(MAT_W, MAT_H, tuple(zones))
