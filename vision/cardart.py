@@ -86,9 +86,9 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 def text_image(text: str, font_path: str, height_px: int, squeeze: float = 1.0) -> Image.Image:
     """The ink of ``text`` as an L image (255 = ink) scaled to ``height_px`` tall."""
     font = _font(font_path, 160)
-    l, t, r, b = font.getbbox(text)
-    img = Image.new("L", (r - l + 20, b - t + 20), 0)
-    ImageDraw.Draw(img).text((10 - l, 10 - t), text, font=font, fill=255)
+    left, t, r, b = font.getbbox(text)
+    img = Image.new("L", (r - left + 20, b - t + 20), 0)
+    ImageDraw.Draw(img).text((10 - left, 10 - t), text, font=font, fill=255)
     box = img.getbbox() or (0, 0, 1, 1)
     img = img.crop(box)
     w = max(1, round(img.width * height_px / img.height * squeeze))

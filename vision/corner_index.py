@@ -244,9 +244,20 @@ def _glyph_ink(ink: np.ndarray, labels: np.ndarray, ids: list[int], box) -> np.n
     return ink[y0:y1, x0:x1] * sel
 
 
-def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReading | None:
-    """Read rank and suit from an upright corner patch (BGR, PATCH_W x PATCH_H), or None."""
-    refs = refs or builtin_references()
+@dataclass(frozen=True)
+class Glyphs:
+    """The rank and suit glyphs found in a patch (grey ink, cropped) and the ink colour."""
+
+    rank_ink: np.ndarray
+    suit_ink: np.ndarray
+    red: bool | None
+    rank_box: tuple[int, int, int, int]
+    suit_box: tuple[int, int, int, int]
+
+
+def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
+    """Find an index layout (a rank glyph group with a suit glyph below it) in an
+    upright patch, without deciding what they are."""
     seg = segment(patch)
     if seg is None:
         return None
@@ -267,10 +278,6 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
     gy1 = max(c[2] + c[4] for c in group)
     if gx1 - gx0 > 10 * PATCH_PPM:
         return None
-    ink = _ink(patch).astype(np.float32)
-    paper_level = float(np.percentile(ink, 20))
-    ink = np.maximum(ink - paper_level, 0)
-    rank_mask = _glyph_ink(ink, labels, [c[0] for c in group], (gx0, gy0, gx1, gy1))
     below = [c for c in comps if c not in group and c[2] >= gy1 - 0.5 * PATCH_PPM]
     if not below:
         return None
@@ -282,13 +289,26 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
     _, sx, sy, sw, sh = suit_c
     if not (0.45 < sh / (gy1 - gy0) < 1.5):
         return None
-    suit_mask = _glyph_ink(ink, labels, [suit_c[0]], (sx, sy, sx + sw, sy + sh))
-    paper = labels == 0
-    full_suit = labels == suit_c[0]
-    red = _paper_and_colour(patch, full_suit, paper & (_ink(patch) <= np.percentile(_ink(patch), 40)))
-    rank, rs, rmargin = refs.rank(rank_mask)
-    suit, ss, smargin = refs.suit(suit_mask, red)
+    raw = _ink(patch)
+    ink = np.maximum(raw.astype(np.float32) - float(np.percentile(raw, 20)), 0)
+    rank_ink = _glyph_ink(ink, labels, [c[0] for c in group], (gx0, gy0, gx1, gy1))
+    suit_ink = _glyph_ink(ink, labels, [suit_c[0]], (sx, sy, sx + sw, sy + sh))
+    paper = (labels == 0) & (raw <= np.percentile(raw, 40))
+    red = _paper_and_colour(patch, labels == suit_c[0], paper)
+    return Glyphs(rank_ink, suit_ink, red, (gx0, gy0, gx1 - gx0, gy1 - gy0), (sx, sy, sw, sh))
+
+
+def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReading | None:
+    """Read rank and suit from an upright corner patch (BGR, PATCH_W x PATCH_H), or None."""
+    refs = refs or builtin_references()
+    gl = extract_glyphs(patch)
+    if gl is None:
+        return None
+    rank, rs, rmargin = refs.rank(gl.rank_ink)
+    suit, ss, smargin = refs.suit(gl.suit_ink, gl.red)
     if rs < MIN_RANK_SCORE or ss < MIN_SUIT_SCORE or rmargin < MIN_MARGIN or smargin < MIN_SUIT_SEPARATION:
         return None
-    conf = float(np.clip(min(rs, ss) * 0.6 + min(rmargin, 0.3) + (0.1 if red is not None else 0), 0, 1))
-    return IndexReading(rank, suit, conf, (gx0, gy0, gx1 - gx0, gy1 - gy0), (sx, sy, sw, sh))
+    if gl.red is not None and (suit in RED_SUITS) != gl.red:
+        return None
+    conf = float(np.clip(min(rs, ss) * 0.6 + min(rmargin, 0.3) + (0.1 if gl.red is not None else 0), 0, 1))
+    return IndexReading(rank, suit, conf, gl.rank_box, gl.suit_box)

@@ -56,7 +56,7 @@ def score(result: FrameResult, truth: SceneTruth) -> Score:
             if d < tol:
                 pairs.append((d, ci, sg))
     matched_cards: set[int] = set()
-    for d, ci, sg in sorted(pairs, key=lambda x: x[0]):
+    for _d, ci, sg in sorted(pairs, key=lambda x: x[0]):
         if ci in matched_cards or sg.id in used:
             continue
         matched_cards.add(ci)

@@ -96,9 +96,8 @@ class VisionPipeline:
 
     # -- the frame -------------------------------------------------------------
 
-    def process(self, frame: np.ndarray) -> FrameResult:
-        """Everything seen in ``frame`` (BGR uint8)."""
-        self._count += 1
+    def _prepare(self, frame: np.ndarray):
+        """Calibration, work copy, table colour, paper mask, plane and paper blobs."""
         h, w = frame.shape[:2]
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cal = self.mat.update(gray) if self.use_mat else None
@@ -122,15 +121,33 @@ class VisionPipeline:
         blobs = find_blobs(split, plane, min_area_mm2=0.1 * CARD_AREA)
         if cal is not None:
             blobs = [b for b in blobs if _on_mat(b)]
+        return gray, cal, f, work, work_gray, bg, mask, plane, blobs
+
+    def corner_patches(self, frame: np.ndarray):
+        """Every upright corner patch (both edge assignments) of every paper
+        region: [(blob area, patch)], for teaching a deck."""
+        _, _, _, _, _, _, _, plane, blobs = self._prepare(frame)
+        out = []
+        for bi, blob in enumerate(blobs):
+            for c in find_corners(bi, blob, plane.metric):
+                for u, v in ((c.d1, c.d2), (c.d2, c.d1)):
+                    out.append((blob.area, sample_patch(frame, plane, c.point, u, v)))
+        return out
+
+    def process(self, frame: np.ndarray) -> FrameResult:
+        """Everything seen in ``frame`` (BGR uint8)."""
+        self._count += 1
+        h, w = frame.shape[:2]
+        gray, cal, f, work, work_gray, bg, mask, plane, blobs = self._prepare(frame)
         found: list[_Found] = []
         unread_blobs: list[int] = []
         for bi, blob in enumerate(blobs):
             corners = find_corners(bi, blob, plane.metric)
             readings = [r for r in (self._read_corner(frame, plane, c) for c in corners) if r is not None]
+            whole = b_is_one_card(blob)
             for corner, reading, u, v in readings:
-                found.append(
-                    _Found("card", card_outline(corner.point, u, v), [corner.point + 5 * u + 8 * v], reading.confidence, reading.rank, reading.suit)
-                )
+                outline = rect_outline(blob.rect) if whole else card_outline(corner.point, u, v)
+                found.append(_Found("card", outline, [corner.point + 5 * u + 8 * v], reading.confidence, reading.rank, reading.suit))
             if not readings:
                 unread_blobs.append(bi)
         found = _merge_same_card(found)
@@ -297,12 +314,23 @@ def _inside(p: np.ndarray, poly: np.ndarray) -> bool:
     return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
 
 
+def b_is_one_card(blob) -> bool:
+    """A paper region that is one whole, uncovered card."""
+    return blob.rectangularity > 0.9 and 0.75 * CARD_AREA < blob.area < 1.3 * CARD_AREA
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+    return float(inter)
+
+
 def _merge_same_card(found: list[_Found]) -> list[_Found]:
-    """Two index readings of one card (opposite corners) -> one sighting."""
+    """Two index readings of one card (opposite corners) -> one sighting: the
+    same card read twice with outlines that mostly coincide."""
     out: list[_Found] = []
     for f in sorted(found, key=lambda x: -x.confidence):
         for o in out:
-            if o.kind == f.kind and o.rank == f.rank and o.suit == f.suit and np.linalg.norm(_centre(o.outline) - _centre(f.outline)) < 20:
+            if o.kind == f.kind and o.rank == f.rank and o.suit == f.suit and _overlap(o.outline, f.outline) > 0.5 * CARD_AREA:
                 o.anchors += f.anchors
                 break
         else:

@@ -117,18 +117,17 @@ def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), H).reshape(-1, 2)
 
 
-def _paste(img: np.ndarray, art: np.ndarray, H_art_to_img: np.ndarray, shadow: float) -> np.ndarray:
-    """Warp BGRA ``art`` into ``img`` (float32 BGR) with a soft shadow; returns the
-    hard coverage mask (uint8, image size) of the pasted art."""
+def _paste(img: np.ndarray, art: np.ndarray, H_art_to_img: np.ndarray, shadow: float) -> tuple[int, int, np.ndarray] | None:
+    """Warp BGRA ``art`` into ``img`` (float32 BGR) with a soft shadow; returns
+    (x0, y0, coverage mask of that box) or None when off the image."""
     ih, iw = img.shape[:2]
     ah, aw = art.shape[:2]
     quad = _project(H_art_to_img, [[0, 0], [aw, 0], [aw, ah], [0, ah]])
     x0, y0 = np.floor(quad.min(0)).astype(int) - 6
     x1, y1 = np.ceil(quad.max(0)).astype(int) + 6
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, iw), min(y1, ih)
-    mask_full = np.zeros((ih, iw), np.uint8)
     if x1 <= x0 or y1 <= y0:
-        return mask_full
+        return None
     T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ H_art_to_img
     warped = cv2.warpPerspective(art, T, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA if aw > (x1 - x0) else cv2.INTER_LINEAR)
     alpha = warped[..., 3:4].astype(np.float32) / 255
@@ -138,8 +137,7 @@ def _paste(img: np.ndarray, art: np.ndarray, H_art_to_img: np.ndarray, shadow: f
         sh = np.roll(sh, (2, 2), axis=(0, 1))
         roi *= 1 - shadow * sh[..., None]
     roi[:] = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
-    mask_full[y0:y1, x0:x1] = (alpha[..., 0] > 0.5).astype(np.uint8)
-    return mask_full
+    return (x0, y0, alpha[..., 0] > 0.5)
 
 
 def _mat_art(rng: np.random.Generator) -> np.ndarray:
@@ -241,10 +239,11 @@ def _draw_occluder(img: np.ndarray, rng: np.random.Generator, px_per_mm: float) 
     shade = cv2.resize(shade, (w, h))[..., None]
     for m, colour in ((sleeve, cloth), (mask, skin)):
         a = cv2.GaussianBlur(m, (0, 0), 1.2).astype(np.float32)[..., None] / 255
-        sh = cv2.GaussianBlur(m, (0, 0), 8).astype(np.float32)[..., None] / 255
+        small = cv2.resize(m, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+        sh = cv2.resize(cv2.GaussianBlur(small, (0, 0), 2), (w, h)).astype(np.float32)[..., None] / 255
         sh = np.roll(sh, (12, 12), axis=(0, 1))
         img *= 1 - 0.35 * sh
-        img[:] = img * (1 - a) + colour * shade * a
+        img[:] = img * (1 - a) + (colour * shade * a).astype(np.float32)
     return (mask | sleeve) > 127
 
 
@@ -307,7 +306,9 @@ def render_scene(
                 art = cardart.card_back(back_design)
         A = H @ T @ np.diag([1 / cardart.PX, 1 / cardart.PX, 1])
         cover = _paste(img, art, A, shadow=float(rng.uniform(0.15, 0.45)))
-        zmap[cover > 0] = z
+        if cover is not None:
+            x0, y0, m = cover
+            zmap[y0 : y0 + m.shape[0], x0 : x0 + m.shape[1]][m] = z
         corners_mm = _project(T, _CARD_MM)
         corners_px = _project(H, corners_mm)
         idx_corners, regions = [], []
@@ -335,19 +336,11 @@ def render_scene(
         occ |= _draw_occluder(img, rng, px_per_mm)
     zmap[occ] = -2
     for card, regions in zip(cards, index_regions, strict=True):
-        own = zmap == card.z
-        poly = np.zeros((height, width), np.uint8)
-        cv2.fillConvexPoly(poly, card.corners_px.astype(np.int32), 1)
-        area = max(1, int(poly.sum()))
-        card.visible_fraction = float((own & (poly > 0)).sum()) / area
+        card.visible_fraction = _visible(zmap, card.corners_px, card.z)[0]
         vis = []
         for reg in regions:
-            m = np.zeros((height, width), np.uint8)
-            cv2.fillConvexPoly(m, np.round(reg).astype(np.int32), 1)
-            inside = (m > 0) & (zmap >= -1)  # ignore pixels outside the image
-            total = int((m > 0).sum())
-            inframe = total > 0 and int(inside.sum()) == total
-            vis.append(bool(inframe and (zmap[m > 0] == card.z).mean() > 0.98))
+            frac, inframe = _visible(zmap, reg, card.z)
+            vis.append(bool(inframe and frac > 0.98))
         if card.kind == "face":
             card.index_visible = vis
         elif card.kind == "printed":
@@ -361,6 +354,25 @@ def render_scene(
     return img, SceneTruth((width, height), mat, H, cards, occ, background)
 
 
+def _visible(zmap: np.ndarray, poly: np.ndarray, z: int) -> tuple[float, bool]:
+    """Share of polygon ``poly`` (image px) where card ``z`` is on top, and
+    whether the polygon lies wholly inside the image."""
+    h, w = zmap.shape
+    pts = np.round(poly).astype(np.int32)
+    x0, y0 = pts.min(0)
+    x1, y1 = pts.max(0) + 1
+    inframe = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return 0.0, False
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(m, pts - [x0, y0], 1)
+    total = int(m.sum())
+    sub = m[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] > 0
+    own = int((zmap[cy0:cy1, cx0:cx1][sub] == z).sum())
+    return (own / total if total else 0.0), inframe
+
+
 def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     h, w = img.shape[:2]
     gx, gy = rng.uniform(-0.3, 0.3, 2)
@@ -369,16 +381,18 @@ def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     cx, cy = rng.uniform(-0.3, 0.3, 2)
     vignette = 1 - rng.uniform(0, 0.5) * ((x - cx) ** 2 + (y - cy) ** 2)
     gain = (rng.uniform(0.75, 1.1) + gx * x + gy * y) * vignette
-    img = img * gain[..., None]
+    img = img * gain[..., None].astype(np.float32)
     if rng.random() < 0.5:
-        gxp, gyp = rng.uniform(0, w), rng.uniform(0, h)
-        r = rng.uniform(0.05, 0.15) * w
-        yy, xx = np.ogrid[:h, :w]
+        gxp, gyp = rng.uniform(0, w) / 8, rng.uniform(0, h) / 8
+        r = rng.uniform(0.05, 0.15) * w / 8
+        yy, xx = np.ogrid[: h // 8 + 1, : w // 8 + 1]
         blob = np.exp(-((xx - gxp) ** 2 + (yy - gyp) ** 2) / (2 * r * r)).astype(np.float32)
-        img = img + rng.uniform(30, 90) * blob[..., None]
+        img = img + rng.uniform(30, 90) * cv2.resize(blob, (w, h))[..., None]
     tint = rng.uniform(0.92, 1.08, 3).astype(np.float32)
-    img = img * tint
-    img = img + rng.normal(0, rng.uniform(1.5, 5), img.shape).astype(np.float32)
+    img = (img * tint).astype(np.float32)
+    noise = np.empty_like(img)
+    cv2.randn(noise, 0, float(rng.uniform(1.5, 5)))
+    img += noise
     sigma = rng.uniform(0, 1.0)
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)

@@ -1,0 +1,100 @@
+"""Vision benchmark: speed and accuracy on generated scenes.
+
+    .venv/bin/python bench/vision.py                 # timings + 1000 scenes
+    .venv/bin/python bench/vision.py --scenes 200    # quicker accuracy run
+
+Single thread (cv2.setNumThreads(1), BLAS not used on the hot path).  Timings
+are medians over many frames; on a shared machine they are noisy.  Accuracy:
+cards found % (face cards with an uncovered corner index that got a card
+sighting at one of their index corners), found cards read correctly %, and
+frames with a false card on an occluder (a hand or arm)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import cv2  # noqa: E402
+
+from vision.evaluate import Score, score  # noqa: E402
+from vision.pipeline import VisionPipeline  # noqa: E402
+from vision.scene import render_scene  # noqa: E402
+
+
+def timings(repeats: int, scenes: int) -> None:
+    print("ms per frame (median over frames; video mode: mat re-checked every 15 frames)")
+    print(f"{'size':>10} {'cards':>5} {'median':>8} {'p90':>8}")
+    for w, h in ((1280, 720), (1920, 1080)):
+        for n in (0, 6, 12):
+            times = []
+            for seed in range(scenes):
+                img, _ = render_scene(w, h, n, seed=1000 + seed, mat=True, occluders=0 if n == 0 else None)
+                pipe = VisionPipeline()
+                pipe.process(img)  # calibrate once, as a running camera would have
+                for _ in range(repeats):
+                    t = time.perf_counter()
+                    pipe.process(img)
+                    times.append((time.perf_counter() - t) * 1000)
+            times.sort()
+            print(f"{w}x{h:<5} {n:>5} {statistics.median(times):8.1f} {times[int(len(times) * 0.9)]:8.1f}", flush=True)
+
+
+def accuracy(n_scenes: int, seed0: int = 0) -> None:
+    total = Score()
+    frames_occ_false = frames_any_false = frames_with_occluder = 0
+    by_background: dict[str, Score] = {}
+    t0 = time.time()
+    for i in range(n_scenes):
+        seed = seed0 + i
+        mat = i % 3 != 2
+        n = 4 + (i % 9)
+        img, truth = render_scene(1280, 720, n, seed=seed, mat=mat)
+        result = VisionPipeline().process(img)
+        s = score(result, truth)
+        total.add(s)
+        by_background.setdefault(truth.background + (" mat" if mat else ""), Score()).add(s)
+        frames_with_occluder += bool(truth.occluder_mask.any())
+        frames_occ_false += s.false_on_occluder > 0
+        frames_any_false += s.false_cards > 0
+        if (i + 1) % 100 == 0:
+            print(f"  {i + 1} scenes ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
+    print(f"\naccuracy on {n_scenes} generated 1280x720 scenes (4-12 cards, 2/3 on the mat, 0-2 hands)")
+    print(f"  cards found:              {pct(total.found, total.expected):6.2f} %  ({total.found}/{total.expected})")
+    print(f"  found cards read right:   {pct(total.read, total.found):6.2f} %  ({total.read}/{total.found})")
+    print(f"  frames without a false card on an occluder: {100 - pct(frames_occ_false, n_scenes):6.2f} %  ({frames_occ_false} bad of {n_scenes}; {frames_with_occluder} had hands)")
+    print(f"  frames without any false card:              {100 - pct(frames_any_false, n_scenes):6.2f} %")
+    print(f"  backs found:              {pct(total.backs_found, total.backs_expected):6.2f} %  ({total.backs_found}/{total.backs_expected})")
+    print(f"  printed cards found:      {pct(total.printed_found, total.printed_expected):6.2f} %  ({total.printed_found}/{total.printed_expected})")
+    print("  by background:")
+    for k, s in sorted(by_background.items()):
+        print(f"    {k:12s} found {pct(s.found, s.expected):6.2f} %  read {pct(s.read, s.found):6.2f} %")
+    if total.misread:
+        print("  misreads (truth -> read), first 15:", total.misread[:15])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=1000)
+    ap.add_argument("--repeats", type=int, default=10, help="frames timed per scene")
+    ap.add_argument("--timing-scenes", type=int, default=5)
+    ap.add_argument("--skip-timing", action="store_true")
+    ap.add_argument("--skip-accuracy", action="store_true")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    print(f"OpenCV {cv2.__version__}, threads {cv2.getNumThreads()}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if not args.skip_timing:
+        timings(args.repeats, args.timing_scenes)
+    if not args.skip_accuracy:
+        accuracy(args.scenes)
+
+
+if __name__ == "__main__":
+    main()
