@@ -113,11 +113,18 @@ def create_app(config: Config | None = None) -> Flask:
         hub.create(spec)
     if config.camera and config.camera != "none" and hub.tables:
         from companion.camera import CameraLink
+        from engines import registry
 
         first = next(iter(hub.tables.values()))
         referee = hub.referee(first.id)
+        try:
+            layout = registry.adapter(first.game.id).layout(len(first.seats), first.state.variant)
+        except ValueError as exc:
+            log.warning("%s; the camera sees cards but not zones", exc)
+            layout = None
         server.camera = CameraLink.open(
-            config.camera, lambda changes, snap, ev: referee.call(referee.physical, changes, snap, ev), store)
+            config.camera, lambda changes, snap, ev: referee.call(referee.physical, changes, snap, ev), store,
+            layout)
     return app
 
 
@@ -159,12 +166,21 @@ def server_of(app: Flask) -> Server:
     return app.extensions["companion"]
 
 
+def http_server(app: Flask) -> Any:
+    """The werkzeug threaded server for ``app`` (what Flask-SocketIO's threading mode runs), without
+    the development banner: a table server runs headless and its terminal shows the join links."""
+    from werkzeug.serving import make_server
+
+    cfg = server_of(app).config
+    return make_server(cfg.host, cfg.port, app, threaded=True)
+
+
 def run(app: Flask) -> None:
-    """Serve until interrupted (werkzeug threaded server; fine for a table's dozen sockets)."""
+    """Serve until interrupted (threads, one per connection: fine for a room of tables)."""
     server = server_of(app)
-    cfg = server.config
+    http = http_server(app)
     try:
-        server.socketio.run(app, host=cfg.host, port=cfg.port, allow_unsafe_werkzeug=True, use_reloader=False,
-                            log_output=False)
+        http.serve_forever()
     finally:
+        http.server_close()
         server.close()

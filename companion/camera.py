@@ -1,11 +1,14 @@
 """Thin, optional wiring from the camera (the ``vision`` package) to a table's referee.
 
 Frames come from ``vision.sources.open_source(spec)`` through a
-``vision.grabber.FrameGrabber``; ``vision.pipeline.VisionPipeline.process``
-turns a frame into a TableSnapshot and ``vision.stability.StabilityFilter``
-lets through only snapshots stable for a few frames.  This module compares
-consecutive stable snapshots, turns the differences into the ZoneChange values
-of engines.core, stores the frame as evidence, and hands them to the referee.
+``vision.grabber.FrameGrabber`` (always the newest frame: a slow pipeline skips
+frames instead of lagging); ``vision.pipeline.VisionPipeline.process`` reads
+each into sightings and ``vision.stability.StabilityFilter`` lets through only
+a table that held still for a few frames.  This module turns vision's
+sightings into the plain ``engines.core`` values (each placed in a zone of the
+game's mat layout), compares consecutive stable tables, stores the frame that
+completed each change as evidence (JPEG, by SHA-256), and hands the changes to
+the referee, which asks the game's adapter for the moves.
 
 With no camera (``--camera none``, none found, or vision absent) the table runs
 in manual-entry mode: the awaited move is entered on the table page or the
@@ -18,9 +21,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
-from engines.core import TableSnapshot, ZoneChange
+from engines.core import FACE_DOWN, UNKNOWN, MatLayout, Sighting, TableSnapshot, ZoneChange
 
 log = logging.getLogger(__name__)
 
@@ -34,15 +38,15 @@ def diff(before: TableSnapshot | None, after: TableSnapshot) -> list[ZoneChange]
     changes: list[ZoneChange] = []
     for card, zone in list(placed):
         # The same card leaving one zone and appearing in another is a move, not two changes.
-        match = next(((c, z) for c, z in removed if c == card and c not in ("face-down", "unknown")), None)
+        match = next(((c, z) for c, z in removed if c == card and c not in (FACE_DOWN, UNKNOWN)), None)
         if match is not None:
             removed.remove(match)
             placed.remove((card, zone))
             changes.append(ZoneChange("moved", card, zone, from_zone=match[1]))
     for card, zone in list(placed):
         # A face-down card turned over in place is a flip (the card is revealed where it lay).
-        if ("face-down", zone) in removed and card not in ("face-down", "unknown"):
-            removed.remove(("face-down", zone))
+        if (FACE_DOWN, zone) in removed and card not in (FACE_DOWN, UNKNOWN):
+            removed.remove((FACE_DOWN, zone))
             placed.remove((card, zone))
             changes.append(ZoneChange("flipped", card, zone))
     for card, zone in removed:
@@ -52,80 +56,97 @@ def diff(before: TableSnapshot | None, after: TableSnapshot) -> list[ZoneChange]
     return changes
 
 
-class CameraLink:
-    """A thread that reads frames and feeds a referee; ``open`` returns None in manual-entry mode."""
+def to_core(sightings: Any, layout: MatLayout | None) -> TableSnapshot:
+    """vision's sightings -> engines.core sightings, each in the mat zone under its centre."""
+    out = []
+    for vs in sightings:
+        label = vs.label
+        if vs.kind == "face_down":
+            card, back = FACE_DOWN, vs.back
+        elif vs.kind == "unknown":
+            card, back = UNKNOWN, None
+        else:
+            card, back = label, None
+        outline = vs.outline_mm if vs.outline_mm is not None else vs.outline_px
+        x = sum(p[0] for p in outline) / len(outline)
+        y = sum(p[1] for p in outline) / len(outline)
+        zone = layout.zone_at(x, y) if (layout is not None and vs.outline_mm is not None) else None
+        out.append(Sighting(card, zone.id if zone else None, x, y, confidence=float(vs.confidence),
+                            layer=int(vs.stack_level), back=back))
+    return TableSnapshot(tuple(out))
 
-    def __init__(self, source: Any, pipeline: Any, stability: Any, feed: Any, store: Any):
-        self.source, self.pipeline, self.stability = source, pipeline, stability
+
+class CameraLink:
+    """A thread that reads frames and feeds a referee; :meth:`open` returns None in manual-entry mode."""
+
+    def __init__(self, grabber: Any, pipeline: Any, stability: Any, layout: MatLayout | None,
+                 feed: Callable[[list[ZoneChange], TableSnapshot, str | None], Any], store: Any):
+        self.grabber, self.pipeline, self.stability, self.layout = grabber, pipeline, stability, layout
         self.feed, self.store = feed, store
         self.last: TableSnapshot | None = None
+        self.mat_seen = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     @classmethod
-    def open(cls, spec: str, feed: Any, store: Any) -> CameraLink | None:
+    def open(cls, spec: str, feed: Callable[[list[ZoneChange], TableSnapshot, str | None], Any], store: Any,
+             layout: MatLayout | None = None) -> CameraLink | None:
         """``feed(changes, snapshot, evidence_hash)`` receives each stable change."""
         if not spec or spec == "none":
             return None
         try:
             from vision.grabber import FrameGrabber
+            from vision.pipeline import VisionPipeline
             from vision.sources import open_source
             from vision.stability import StabilityFilter
-
-            from vision.pipeline import VisionPipeline
         except ImportError as exc:
             log.warning("no camera: the vision package is not available (%s); manual-entry mode", exc)
             return None
         try:
             grabber = FrameGrabber(open_source(spec))
-            link = cls(grabber, VisionPipeline(), StabilityFilter(), feed, store)
+            link = cls(grabber, VisionPipeline(), StabilityFilter(), layout, feed, store)
         except Exception as exc:  # no camera found: manual entry, never a silent simulation
             log.warning("no camera (%s): manual-entry mode", exc)
             return None
         link._thread.start()
         return link
 
-    def _frames(self):
-        reader = getattr(self.source, "frames", None)
-        if callable(reader):
-            yield from reader()
-            return
-        while not self._stop.is_set():
-            frame = self.source.read() if hasattr(self.source, "read") else None
-            if frame is None:
-                return
-            yield frame
-
     def _run(self) -> None:
-        for frame in self._frames():
-            if self._stop.is_set():
-                return
+        index = 0
+        while not self._stop.is_set():
+            frame = self.grabber.wait_newer(index, timeout=1.0)
+            if frame is None:
+                if self.grabber.ended.is_set():
+                    log.warning("the camera stopped (%s)", self.grabber.error or "end of source")
+                    return
+                continue
+            index = frame.index
             try:
-                snapshot = self.pipeline.process(frame)
-                stable = self.stability.update(snapshot) if hasattr(self.stability, "update") else snapshot
+                result = self.pipeline.process(frame.image)
+                self.mat_seen = bool(getattr(result, "mat_seen", False))
+                stable = self.stability.update(result)
             except Exception:
-                log.exception("vision failed on a frame")
+                log.exception("vision failed on frame %d", index)
                 continue
-            if not isinstance(stable, TableSnapshot):
+            if stable is None:
                 continue
-            changes = diff(self.last, stable)
-            self.last = stable
-            if not changes:
-                continue
-            evidence = self._evidence(frame)
-            self.feed(changes, stable, evidence)
+            snapshot = to_core(stable.sightings, self.layout)
+            changes = diff(self.last, snapshot)
+            self.last = snapshot
+            if changes:
+                self.feed(changes, snapshot, self._evidence(frame.image))
 
-    def _evidence(self, frame: Any) -> str | None:
+    def _evidence(self, image: Any) -> str | None:
         try:
             import cv2
 
-            ok, jpeg = cv2.imencode(".jpg", frame)
+            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
             return self.store.put_evidence(jpeg.tobytes()) if ok else None
         except Exception:
+            log.exception("could not keep the evidence frame")
             return None
 
     def close(self) -> None:
         self._stop.set()
-        stop = getattr(self.source, "stop", None) or getattr(self.source, "close", None)
-        if callable(stop):
-            stop()
+        self.grabber.stop()
+        self._thread.join(2)
