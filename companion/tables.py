@@ -239,6 +239,10 @@ class Table:
 
     def rollback(self, to: int, source: str = "host", seat: int | None = None, **data: Any) -> Result:
         """Return to the state after entry ``to``; the rollback is itself an entry."""
+        if self.revealed:
+            # The seed behind every die is public now: play on from here and the dice would be foreseeable.
+            return Result(Verdict.reject("TC-ROLLBACK", "the game is over and its dice seed revealed",
+                                         "open a new table to play again"))
         if not 0 <= to <= self.seq:
             return Result(Verdict.reject("TC-ROLLBACK", f"there is no entry {to} to return to",
                                          f"choose a number from 0 to {self.seq}"))
