@@ -66,9 +66,12 @@ def play_one(server, table, rng: random.Random, pace: float, max_moves: int, sto
 
 def run(args) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from companion.app import create_app, server_of
+    from companion.app import create_app, http_server, server_of
 
     args.demo = True
+    for name, default in (("pace", 1.5), ("seed", None), ("once", False), ("max_moves", 2000)):
+        if not hasattr(args, name):  # ``companion serve --demo`` has none of the demo's own options
+            setattr(args, name, default)
     config = config_from(args)
     config.demo = True
     config.tables = []
@@ -88,10 +91,8 @@ def run(args) -> int:
                                              demo=True))
 
     table = new_table()
-    thread = threading.Thread(
-        target=lambda: server.socketio.run(app, host=config.host, port=config.port, allow_unsafe_werkzeug=True,
-                                           use_reloader=False, log_output=False),
-        name="http", daemon=True)
+    http = http_server(app)
+    thread = threading.Thread(target=http.serve_forever, name="http", daemon=True)
     thread.start()
     boards = "simulated boards" if server.devices is not None else "dice and coins on screen"
     print(f"=== DEMO === {table.game.title}: the computer plays every seat ({boards}, seed {seed})", flush=True)
@@ -115,4 +116,5 @@ def run(args) -> int:
         return 130
     finally:
         stop.set()
+        http.shutdown()
         server.close()
