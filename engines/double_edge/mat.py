@@ -4,7 +4,9 @@ Pure data for the table adapter and for ``companion print mat``.  Millimetres
 from the mat's top-left corner, y down.  Seat 0 sits at the bottom edge, seat 1
 at the top; seat 1's zones are seat 0's turned half a turn about the mat
 centre, so both players see the same arrangement from their chair.  The four
-70 mm corner squares are kept clear: they hold the calibration markers.
+70 mm corner squares are kept clear: they hold the calibration markers; zones
+keep 10 mm from the left and right edges and 15 mm from the top and bottom
+(docs/printing.md: the printer's margin and the title).
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ VARIANTS = ("standard", "azbar", "extra-turn")
 # three (it grows in the azbar variant), so its zone is tall; the Striker zone is
 # as tall because an azbar Gambit spreads several cards there.
 _SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
-    ("discard", "Discard pile", 80, 314, 70, 96, "pile"),
-    ("base", "Base (staggered, top card nearest you)", 170, 266, 70, 144, "stack"),
-    ("striker", "Striker", 262, 266, 70, 144, "spread"),
-    ("support", "Support", 352, 314, 70, 96, "single"),
-    ("indicator", "Indicator", 442, 314, 70, 96, "single"),
+    ("discard", "Discard pile", 80, 309, 70, 96, "pile"),
+    ("base", "Base (staggered, top card nearest you)", 170, 263, 70, 142, "stack"),
+    ("striker", "Striker", 262, 263, 70, 142, "spread"),
+    ("support", "Support", 352, 309, 70, 96, "single"),
+    ("indicator", "Indicator", 442, 309, 70, 96, "single"),
 )
 
 
@@ -40,7 +42,7 @@ def layout(seats: int, variant: str) -> MatLayout:
         raise ValueError(f"Double-Edge is for exactly 2 players, not {seats}")
     if variant not in VARIANTS:
         raise ValueError(f"Double-Edge has no variant {variant!r}; choose {', '.join(VARIANTS)}")
-    zones = [Zone("deck", "Shared deck", None, 262, 162, 70, 96, "pile")]
+    zones = [Zone("deck", "Shared deck", None, 262, 164, 70, 92, "pile")]
     for seat in range(seats):
         for key, label, x, y, w, h, kind in _SEAT0:
             zone = Zone(f"s{seat}.{key}", label, seat, x, y, w, h, kind)  # type: ignore[arg-type]

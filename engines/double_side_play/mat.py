@@ -23,7 +23,7 @@ _CX, _CY = MAT_W / 2, MAT_H / 2
 # The played card lies just in front of the trick; the tricks won to the player's right.
 _SEAT0 = (
     ("played", "Play your card here", -35.0, 60.0, 70.0, 96.0, "single"),
-    ("tricks", "Tricks won (face down)", 123.0, 100.0, 70.0, 96.0, "pile"),
+    ("tricks", "Tricks won (face down)", 123.0, 96.0, 70.0, 96.0, "pile"),
 )
 # Quarter turns (clockwise seen from above) from the bottom edge to each side.
 _SIDES = {3: (0, 1, 3), 4: (0, 1, 2, 3)}

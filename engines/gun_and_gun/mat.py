@@ -24,15 +24,15 @@ VARIANTS = ("standard", "double-edge")
 # Seat 0, left to right as the player sees it: (key, label, x, y, w, h, kind).
 # Front row (towards the opponent): cards played from the hand; back row: the guns.
 _SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
-    ("action", "Action played (行動)", 20, 222, 90, 92, "single"),
-    ("function", "Function area (機能)", 120, 222, 170, 92, "spread"),
-    ("response", "Set responses, face down (対応, at most 2)", 300, 222, 150, 92, "spread"),
-    ("trash", "Trash", 460, 222, 110, 92, "pile"),
-    ("deck0", "Gun 0 deck", 75, 322, 68, 92, "pile"),
-    ("loaded0", "Gun 0 loaded (装填)", 149, 322, 84, 92, "stack"),
-    ("voltage", "Voltage area (ボルテージ)", 239, 322, 116, 92, "spread"),
-    ("loaded1", "Gun 1 loaded (装填)", 361, 322, 84, 92, "stack"),
-    ("deck1", "Gun 1 deck", 451, 322, 68, 92, "pile"),
+    ("action", "Action played (行動)", 20, 216, 90, 92, "single"),
+    ("function", "Function area (機能)", 120, 216, 170, 92, "spread"),
+    ("response", "Set responses, face down (対応, at most 2)", 300, 216, 150, 92, "spread"),
+    ("trash", "Trash", 460, 216, 110, 92, "pile"),
+    ("deck0", "Gun 0 deck", 75, 313, 68, 92, "pile"),
+    ("loaded0", "Gun 0 loaded (装填)", 149, 313, 84, 92, "stack"),
+    ("voltage", "Voltage area (ボルテージ)", 239, 313, 116, 92, "spread"),
+    ("loaded1", "Gun 1 loaded (装填)", 361, 313, 84, 92, "stack"),
+    ("deck1", "Gun 1 deck", 451, 313, 68, 92, "pile"),
 )
 
 

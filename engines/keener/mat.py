@@ -7,7 +7,7 @@ at the top; seat 1's zones are seat 0's turned half a turn about the mat
 centre.  The front row (Fighters, Defenses) faces the middle; attacking
 Fighters move into the middle zone and blockers are put there facing them
 (KN-7), so the middle is shared and the adapter tells the two apart by owner.
-An A2 mat is 420 mm high: rows are 80 mm, so a card's ends overhang its row a
+An A2 mat is 420 mm high: rows are under 80 mm, so a card's ends overhang its row a
 little; a card belongs to the zone that holds its centre.  The four 70 mm
 corner squares are kept clear for the calibration markers.
 """
@@ -25,12 +25,12 @@ VARIANTS = ("standard",)
 
 # Seat 0, left to right as the player sees it: (key, label, x, y, w, h, kind).
 _SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
-    ("fighters", "Fighters", 75, 250, 270, 80, "spread"),
-    ("defenses", "Defenses", 355, 250, 164, 80, "spread"),
-    ("generators", "Resource Generators", 75, 335, 200, 80, "spread"),
-    ("commander", "Commander", 283, 335, 70, 80, "single"),
-    ("deck", "Deck", 363, 335, 70, 80, "pile"),
-    ("discard", "Discard pile", 443, 335, 76, 80, "pile"),
+    ("fighters", "Fighters", 75, 247, 270, 76, "spread"),
+    ("defenses", "Defenses", 355, 247, 164, 76, "spread"),
+    ("generators", "Resource Generators", 75, 328, 200, 77, "spread"),
+    ("commander", "Commander", 283, 328, 70, 77, "single"),
+    ("deck", "Deck", 363, 328, 70, 77, "pile"),
+    ("discard", "Discard pile", 443, 328, 76, 77, "pile"),
 )
 
 
@@ -44,7 +44,7 @@ def layout(seats: int, variant: str) -> MatLayout:
         raise ValueError(f"Keener is for exactly 2 players, not {seats}")
     if variant not in VARIANTS:
         raise ValueError(f"Keener has no variant {variant!r}; choose {', '.join(VARIANTS)}")
-    zones = [Zone("attack", "Attack: attackers and the blockers facing them", None, 75, 175, 444, 70, "spread")]
+    zones = [Zone("attack", "Attack: attackers and the blockers facing them", None, 75, 178, 444, 64, "spread")]
     for seat in range(seats):
         for key, label, x, y, w, h, kind in _SEAT0:
             zone = Zone(f"s{seat}.{key}", label, seat, x, y, w, h, kind)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ a duel the two pairs lie on the left and right of the mat (TFS-5.2).
 A spot is where a card's centre goes (a card laid along the circle is turned,
 so no upright rectangle holds all of it): card-shaped, as large as the seat
 count allows without touching, from a card and a little (2-5 fighters) down to
-about 66 x 48 mm (8 fighters).
+about 58 x 42 mm (8 fighters).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ SEATS = (2, 3, 4, 5, 6, 7, 8)
 VARIANTS = ("duel", "free-for-all", "teams")
 
 _CX, _CY = MAT_W / 2, MAT_H / 2
-_RX, _RY = 235.0, 165.0  # the ellipse the spot centres lie on
+_RX, _RY = 240.0, 145.0  # the ellipse the spot centres lie on
 _GAP = 6.0  # at least this much between two spots
-_EDGE = 3.0  # and between a spot and the mat's edge
+_EDGE_X, _EDGE_Y = 10.0, 15.0  # and between a spot and the mat's edges (printer margin, title)
 _CORNER = 70.0  # corner squares kept clear for the calibration markers
 _LONGEST = 92.0  # a spot is at most a card and a little
 _ASPECT = 0.72  # a spot's short side over its long side, about a card's
@@ -75,7 +75,7 @@ def _rects(centres, longest: float) -> list[tuple[float, float, float, float]]:
 
 def _fits(rects: list[tuple[float, float, float, float]]) -> bool:
     for i, (x, y, w, h) in enumerate(rects):
-        if x < _EDGE or y < _EDGE or x + w > MAT_W - _EDGE or y + h > MAT_H - _EDGE:
+        if x < _EDGE_X or y < _EDGE_Y or x + w > MAT_W - _EDGE_X or y + h > MAT_H - _EDGE_Y:
             return False
         if (x < _CORNER or x + w > MAT_W - _CORNER) and (y < _CORNER or y + h > MAT_H - _CORNER):
             return False
