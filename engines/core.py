@@ -17,6 +17,7 @@ cheap exact ``undo`` (the dispute viewer's roll-back) for free.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -110,16 +111,20 @@ def from_plain(hint: Any, value: Any) -> Any:
     return value
 
 
+@functools.cache
+def _init_fields(cls: type) -> tuple[tuple[dataclasses.Field, Any], ...]:
+    """(field, resolved type hint) of a dataclass's init fields; resolving hints is slow, so once per class."""
+    hints = typing.get_type_hints(cls)
+    return tuple((f, hints[f.name]) for f in dataclasses.fields(cls) if f.init)
+
+
 def _build_dataclass(cls: type, data: Any) -> Any:
     if not isinstance(data, Mapping):
         raise TypeError(f"expected an object for {cls.__name__}, got {data!r}")
-    hints = typing.get_type_hints(cls)
     kwargs = {}
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
+    for f, hint in _init_fields(cls):
         if f.name in data:
-            kwargs[f.name] = from_plain(hints[f.name], data[f.name])
+            kwargs[f.name] = from_plain(hint, data[f.name])
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             raise KeyError(f"{cls.__name__} needs '{f.name}'")
     return cls(**kwargs)
