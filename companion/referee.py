@@ -113,8 +113,11 @@ class Referee:
         if not hidden or not _mentions(data, hidden):
             return data
         self.redactions += 1
-        log.warning("table %s (%s): redacted a card hidden from %s", self.table.id, self.table.game.id,
-                    "the public" if seat is None else f"seat {seat + 1}")
+        leaked = sorted(hidden & _strings(data))
+        (log.warning if self.redactions == 1 else log.debug)(
+            "table %s (%s): redacted %s, hidden from %s, from a view or event (the engine's bug; "
+            "further redactions at this table are logged at debug level)", self.table.id, self.table.game.id,
+            ", ".join(leaked), "the public" if seat is None else f"seat {seat + 1}")
         return _redact(data, hidden)
 
     def publish(self, events: list[JSON] | None = None, applied_at: float | None = None) -> None:
@@ -329,23 +332,21 @@ def _strings(data: Any) -> set[str]:
     return out
 
 
-_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 
 
 def _mentions(data: Any, hidden: frozenset[str]) -> bool:
     """Does any string of ``data`` (a key or a value) equal one of ``hidden``?
 
-    Read from the JSON text at C speed: every string there is a quoted run,
-    written as is unless it holds a quote, a backslash or a control character;
-    ids with those are compared the slow way.
+    Fast path in C: split the JSON text at its quotes.  Every string without a
+    quote, backslash or control character is then one of the pieces, so no
+    common piece means no leak; a common piece (or an id JSON would escape) is
+    confirmed by walking the data.
     """
-    found = set(_JSON_STRING.findall(json.dumps(data, ensure_ascii=False)))
-    if not hidden.isdisjoint(found):
-        return True
-    if not _ESCAPED.search("".join(hidden)):
+    if not _ESCAPED.search("".join(hidden)) and hidden.isdisjoint(
+            json.dumps(data, ensure_ascii=False).split('"')):
         return False
-    return not _strings(data).isdisjoint(hidden)
+    return not hidden.isdisjoint(_strings(data))
 
 
 def _redact(data: Any, hidden: frozenset[str]) -> Any:
