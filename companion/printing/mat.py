@@ -44,7 +44,8 @@ LIGHT = Ink(None, (0.35, 0.35, 0.35), (0.2, 0.2, 0.2))
 
 def seat_angle(layout: MatLayout, seat: int | None) -> float:
     """Degrees (anticlockwise on the page, a multiple of 15) that turn a label of ``seat``
-    to face the player: the text's top points from the seat's zones to the mat centre."""
+    to face the player: the text's top points from the seat's zones to the mat centre,
+    squared to the nearest edge when within 20 degrees of it."""
     if seat is None:
         return 0.0
     zones = [z for z in layout.zones if z.seat == seat]
@@ -52,7 +53,10 @@ def seat_angle(layout: MatLayout, seat: int | None) -> float:
     dy = sum(z.y + z.h / 2 for z in zones) / len(zones) - layout.height_mm / 2
     if abs(dx) < 1e-9 and abs(dy) < 1e-9:
         return 0.0
-    return float(round(math.degrees(math.atan2(dx, dy)) / 15.0) * 15 % 360)
+    angle = math.degrees(math.atan2(dx, dy))
+    square = round(angle / 90.0) * 90.0
+    # a seat along an edge faces it squarely even when its zones are not centred on it
+    return float((square if abs(angle - square) <= 20.0 else round(angle / 15.0) * 15.0) % 360)
 
 
 def _wrap(text: str, width: float, size: float) -> list[str]:
@@ -67,7 +71,7 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
 
 def _zone_label(canvas: Canvas, page: MatPage, zone: Zone, angle: float, ink: Ink) -> None:
     across = zone.w if (angle % 180) < 45 or (angle % 180) > 135 else zone.h
-    size = 9.0
+    size = 11.0
     lines = _wrap(zone.label, across - 4, size)
     while size > 5.5 and (len(lines) > 4 or any(text_width(ln, size) > across - 4 for ln in lines)):
         size -= 0.5
