@@ -25,9 +25,12 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-def base_url(public_url: str | None, port: int) -> str:
+def base_url(public_url: str | None, port: int, host: str = "0.0.0.0") -> str:
+    """``--public-url``, else the address the server listens on, else (all addresses) the LAN address."""
     if public_url:
         return public_url.rstrip("/")
+    if host and host not in ("0.0.0.0", "::"):
+        return f"http://{host}:{port}"
     return f"http://{lan_address()}:{port}"
 
 

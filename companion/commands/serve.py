@@ -61,7 +61,7 @@ def print_tables(server, out=sys.stdout, show_qr: bool = True) -> None:
     from companion import qr
     from companion.seats import format_code
 
-    base = server.base_url or qr.base_url(None, server.config.port)
+    base = server.base_url or qr.base_url(None, server.config.port, server.config.host)
     for table in server.hub.tables.values():
         label = " — DEMO" if table.demo else ""
         print(f"\n{table.game.title} ({table.state.variant}), {len(table.seats)} seats{label}", file=out)
