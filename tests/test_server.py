@@ -347,3 +347,31 @@ def test_a_flooding_socket_is_slowed_and_the_table_does_not_notice(tmp_path):
             assert table.seq == 1  # only the opening shuffle
         finally:
             p.close()
+
+
+def test_companion_replay_rebuilds_the_servers_state(toy, tmp_path):
+    import subprocess
+    import sys
+
+    from tests.support.server import ROOT
+
+    srv, table, phone = toy
+    a, b = phone(), phone()
+    seat_in(a, table, 0)
+    seat_in(b, table, 1)
+    for p, seat in ((a, 0), (b, 1), (a, 0)):
+        card = table.state.view(seat)["hand"][0]
+        p.call("play", {"table": table.id, "move": {"type": "pick", "card": card}})
+    a.call("play", {"table": table.id, "move": {"type": "pick", "card": "99"}})  # a rejection, recorded too
+    path = tmp_path / "record.jsonl"
+    path.write_text(get(f"{srv.url}/t/{table.id}/record.jsonl?key={table.display_key}").read().decode())
+    code = ("import sys; from companion.commands import replay; from engines import registry; "
+            "from tests.support import toy_game; registry.GAMES['toy'] = 'tests.support.toy_game'; "
+            "sys.exit(replay.run(replay_args))")
+    args = f"import argparse; replay_args = argparse.Namespace(record={str(path)!r}, at=None, quiet=True, json=True)"
+    done = subprocess.run([sys.executable, "-c", f"{args}\n{code}"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    printed = json.loads(done.stdout[done.stdout.index("{"):])
+    assert printed == table.state.view(None)
+    assert "0 verdict(s) differ from the record" in done.stdout
