@@ -87,7 +87,7 @@ def test_tfs_mat_markers_read(tmp_path, seats):
     assert sorted(m.marker_id for m in detect_markers(make_detector(), page)) == [0, 1, 2, 3]
 
 
-def _ids_per_page(pdf, dpi=100) -> list[Counter[int]]:
+def _ids_per_page(pdf, dpi=72) -> list[Counter[int]]:
     detector = make_detector()
     return [Counter(m.marker_id for m in detect_markers(detector, page)) for page in render(pdf, dpi)]
 

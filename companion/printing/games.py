@@ -24,3 +24,10 @@ def mat_layout(game_id: str, seats: int, variant: str | None) -> MatLayout:
     game = registry.get(game_id)
     module = importlib.import_module(registry.GAMES[game_id] + ".mat")
     return module.layout(seats, variant or game.variants[0])
+
+
+def seat_facing(game_id: str, seats: int) -> dict[int | None, float]:
+    """Degrees (anticlockwise on the page) that turn each seat's labels towards that seat;
+    shared zones (seat None) read from the bottom edge."""
+    module = importlib.import_module(registry.GAMES[game_id] + ".mat")
+    return {None: 0.0, **{seat: float(module.facing(seats, seat)) for seat in range(seats)}}

@@ -10,6 +10,7 @@ assemble them.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from companion.printing.aruco import draw_marker
-from companion.printing.games import mat_layout, title
+from companion.printing.games import mat_layout, seat_facing, title
 from companion.printing.paper import MAT_BORDER, Tile, plan
 from companion.printing.pdfpage import MatPage, text_width
 from engines.core import MatLayout, Zone
@@ -40,23 +41,6 @@ DARK = Ink((0.12, 0.33, 0.22), (0.88, 0.88, 0.85), (0.96, 0.96, 0.92))
 """A felt-green mat: white cards stand out, as vision expects (the default)."""
 LIGHT = Ink(None, (0.35, 0.35, 0.35), (0.2, 0.2, 0.2))
 """Outlines only, to save ink; cards are then found by their edges alone."""
-
-
-def seat_angle(layout: MatLayout, seat: int | None) -> float:
-    """Degrees (anticlockwise on the page, a multiple of 15) that turn a label of ``seat``
-    to face the player: the text's top points from the seat's zones to the mat centre,
-    squared to the nearest edge when within 20 degrees of it."""
-    if seat is None:
-        return 0.0
-    zones = [z for z in layout.zones if z.seat == seat]
-    dx = sum(z.x + z.w / 2 for z in zones) / len(zones) - layout.width_mm / 2
-    dy = sum(z.y + z.h / 2 for z in zones) / len(zones) - layout.height_mm / 2
-    if abs(dx) < 1e-9 and abs(dy) < 1e-9:
-        return 0.0
-    angle = math.degrees(math.atan2(dx, dy))
-    square = round(angle / 90.0) * 90.0
-    # a seat along an edge faces it squarely even when its zones are not centred on it
-    return float((square if abs(angle - square) <= 20.0 else round(angle / 15.0) * 15.0) % 360)
 
 
 def _wrap(text: str, width: float, size: float) -> list[str]:
@@ -92,20 +76,21 @@ def _zone_label(canvas: Canvas, page: MatPage, zone: Zone, angle: float, ink: In
                   bold=i == 0 and zone.seat is None)
 
 
-def draw_mat(canvas: Canvas, page: MatPage, layout: MatLayout, heading: str, ink: Ink = DARK) -> None:
-    """The whole mat in mat millimetres on ``page`` (clipping is the caller's)."""
+def draw_mat(canvas: Canvas, page: MatPage, layout: MatLayout, heading: str, facing: Mapping[int | None, float],
+             ink: Ink = DARK) -> None:
+    """The whole mat in mat millimetres on ``page`` (clipping is the caller's); ``facing``:
+    degrees that turn each seat's labels towards it (``engines/<game>/mat.py``'s ``facing``)."""
     if ink.background is not None:
         canvas.setFillColorRGB(*ink.background)
         page.rect(canvas, 0, 0, layout.width_mm, layout.height_mm, fill=True)
     canvas.setStrokeColorRGB(*ink.line)
     canvas.setLineWidth(0.8)
-    angles = {seat: seat_angle(layout, seat) for seat in {z.seat for z in layout.zones}}
     for zone in layout.zones:
         canvas.setDash(3, 2) if zone.kind == "pile" else canvas.setDash()
         page.rect(canvas, zone.x, zone.y, zone.w, zone.h, stroke=True, radius=3)
     canvas.setDash()
     for zone in layout.zones:
-        _zone_label(canvas, page, zone, angles[zone.seat], ink)
+        _zone_label(canvas, page, zone, facing[zone.seat], ink)
     for marker_id, (cx, cy) in mat_marker_centres().items():
         draw_marker(canvas, page, marker_id, cx, cy, MAT_MARKER, QUIET)
     # heading and a 100 mm bar to check the print scale, in the band above the zones
@@ -178,6 +163,7 @@ def write_mat(out: str | Path, game_id: str, seats: int, variant: str | None, pa
     if (layout.width_mm, layout.height_mm) != (MAT_W, MAT_H):
         raise ValueError(f"{game_id}'s mat is {layout.width_mm} x {layout.height_mm} mm; vision expects {MAT_W} x {MAT_H}")
     tiles = plan(MAT_W, MAT_H, paper, overlap)
+    facing = seat_facing(game_id, seats)
     ink = LIGHT if light else DARK
     shown_variant = variant or ""
     heading = f"Table Companion · {title(game_id)} · {seats} seats{' · ' + shown_variant if shown_variant else ''}"
@@ -189,7 +175,7 @@ def write_mat(out: str | Path, game_id: str, seats: int, variant: str | None, pa
         canvas.saveState()
         if len(tiles) > 1:
             page.clip(canvas, *tile.clip)
-        draw_mat(canvas, page, layout, heading, ink)
+        draw_mat(canvas, page, layout, heading, facing, ink)
         canvas.restoreState()
         if len(tiles) > 1:
             _tile_marks(canvas, page, tile, tiles, number, f"{title(game_id)} mat", ink)

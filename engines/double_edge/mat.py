@@ -36,6 +36,12 @@ def _half_turn(zone: Zone) -> Zone:
     return replace(zone, x=MAT_W - zone.x - zone.w, y=MAT_H - zone.y - zone.h)
 
 
+def facing(seats: int, seat: int) -> float:
+    """Which way seat ``seat`` faces, in degrees anticlockwise on the printed mat: 0 for the
+    bottom edge, 180 for the top.  A label turned this way reads upright from that chair."""
+    return 180.0 * seat
+
+
 def layout(seats: int, variant: str) -> MatLayout:
     """The zones of a Double-Edge mat; ValueError for a seat count or variant the game lacks."""
     if seats not in SEATS:

@@ -37,6 +37,12 @@ def _turn(dx: float, dy: float, w: float, h: float, quarters: int) -> tuple[floa
     return dx, dy, w, h
 
 
+def facing(seats: int, seat: int) -> float:
+    """Which way seat ``seat`` faces, in degrees anticlockwise on the printed mat (0 = the
+    bottom edge, 270 = the left edge).  A label turned this way reads upright from that chair."""
+    return -90.0 * _SIDES[seats][seat] % 360
+
+
 def layout(seats: int, variant: str) -> MatLayout:
     """The zones of a Double Side Play mat; ValueError for a seat count or variant the game lacks."""
     if seats not in SEATS:

@@ -85,6 +85,12 @@ def _fits(rects: list[tuple[float, float, float, float]]) -> bool:
     return True
 
 
+def facing(seats: int, seat: int) -> float:
+    """Which way fighter ``seat`` faces, in degrees anticlockwise on the printed mat (0 = the
+    bottom edge).  A label turned this way reads upright from that place at the table."""
+    return -360.0 * seat / seats % 360
+
+
 def layout(seats: int, variant: str) -> MatLayout:
     """The zones of a Two Freakin' Swords mat; ValueError for a seat count or variant the game lacks."""
     if seats not in SEATS:
