@@ -32,6 +32,8 @@ from companion.tables import Result, Table
 from engines.core import JSON, Verdict
 
 log = logging.getLogger(__name__)
+MAX_LISTED = 300
+"""Legal moves sent to a phone at most (a picker beyond that is useless anyway)."""
 SHOWN_CHANCE = ("die", "dice", "coin")
 """Chance whose values are public; a shuffle's values would tell where every card is."""
 
@@ -128,7 +130,8 @@ class Referee:
         base = {"table": t.id, "seq": t.seq, "t": stamp, "info": info}
         events = events or []
         for seat in t.seats:
-            mine = self.guarded(seat.index, {"events": events, "view": t.state.view(seat.index)})
+            mine = self.guarded(seat.index, {"events": events, "view": t.state.view(seat.index),
+                                             "moves": self.moves_of(seat.index)})
             self.emit("view", {**base, "seat": seat.index, **mine}, room_seat(t.id, seat.index))
         public = self.guarded(None, {"events": events, "view": t.state.view(None)})
         self.emit("view", {**base, "seat": None, **public}, room_public(t.id))
@@ -141,11 +144,23 @@ class Referee:
             self.emit(event, payload, room_seat(t.id, seat.index))
         self.emit(event, payload, room_public(t.id))
 
+    def moves_of(self, seat: int) -> list[JSON] | None:
+        """The seat's legal moves now, for a phone's picker: [] when it may not act, None when they
+        cannot be listed (hidden cards of a physical deal), at most MAX_LISTED."""
+        state = self.table.state
+        if self.table.paused is not None or seat not in state.to_act():
+            return []
+        moves = state.legal_moves(seat)
+        return None if moves is None else [m.to_json() for m in moves[:MAX_LISTED]]
+
     def send_view(self, sid: str, seat: int | None) -> JSON:
         """One socket's full view now (a join or rejoin), as the answer to it."""
         t = self.table
-        return {"table": t.id, "seq": t.seq, "t": time.time(), "seat": seat, "events": [],
-                "info": t.info(), "view": self.guarded(seat, t.state.view(seat))}
+        body: JSON = {"view": t.state.view(seat)}
+        if seat is not None:
+            body["moves"] = self.moves_of(seat)
+        return {"table": t.id, "seq": t.seq, "t": time.time(), "seat": seat, "events": [], "info": t.info(),
+                **self.guarded(seat, body)}
 
     # ---- inputs (each runs on the worker thread via call/run) ---------------
     def play(self, seat: int | None, source: str, move: JSON, evidence: str | None = None) -> JSON:

@@ -61,6 +61,7 @@ def test_join_by_token_gives_the_private_view(toy):
     ack = seat_in(phone(), table, 0)
     assert ack["seat"] == 0 and len(ack["view"]["hand"]) == 3
     assert ack["view"]["hand"] == table.state.view(0)["hand"]
+    assert ack["moves"] == [{"type": "pick", "seat": 0, "card": c} for c in ack["view"]["hand"]]
     assert ack["info"]["seats"][0]["connected"] is True
 
 
