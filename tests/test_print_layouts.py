@@ -163,3 +163,22 @@ def test_keener_printed_cards_cover_the_database_and_decks():
         expected = {commander_id(seat, deck.commander), *copy_ids(seat, deck.cards)}
         assert {instance_of(i, seat) for i in printed} == expected
     assert not set(keener_indices("saga-sample", "A")) & set(keener_indices("ferra-sample", "B"))
+
+
+@pytest.mark.parametrize(("game_id", "seats", "variant"), SETUPS)
+def test_facing_points_from_the_seat_to_the_centre(game_id, seats, variant):
+    """A label turned by ``facing`` has its top towards the mat centre, seen from the seat's zones."""
+    import math
+
+    mod = importlib.import_module(registry.GAMES[game_id] + ".mat")
+    layout = mod.layout(seats, variant)
+    for seat in range(seats):
+        zones = [z for z in layout.zones if z.seat == seat]
+        if game_id == "double-side-play":  # the played card lies straight in front of its player
+            (near,) = [z for z in zones if z.id.endswith(".played")]
+            zones = [near]
+        near_x = sum(z.x + z.w / 2 for z in zones) / len(zones)
+        near_y = sum(z.y + z.h / 2 for z in zones) / len(zones)
+        seen = math.degrees(math.atan2(near_x - g.MAT_W / 2, near_y - g.MAT_H / 2)) % 360
+        diff = abs((mod.facing(seats, seat) - seen + 180) % 360 - 180)
+        assert diff < 32, (seat, mod.facing(seats, seat), seen)
