@@ -139,3 +139,44 @@ def test_keener_deck_cards_read(tmp_path):
     pages = _ids_per_page(pdf)
     expected = Counter({first("keener") + i: 3 for i in keener_indices("saga-sample", "A")})
     assert len(pages) == 6 and sum(pages, Counter()) == expected
+
+
+def test_printed_cards_on_the_printed_mat_land_in_their_zones(tmp_path):
+    """The rendered Keener mat with four rendered Keener cards laid in four zones, read by
+    vision's pipeline: every card is found by its marker, and its centre in mat
+    millimetres falls in the zone it was laid in."""
+    from companion.printing.games import mat_layout
+    from companion.printing.paper import paper_size
+    from companion.printing.sheets import CARD_H, CARD_W, COLS, ROWS
+    from engines.keener.printed import from_sighting
+    from vision.pipeline import VisionPipeline
+
+    dpi = 60
+    px = dpi / 25.4
+    mat_pdf, cards_pdf = tmp_path / "mat.pdf", tmp_path / "cards.pdf"
+    write_mat(mat_pdf, "keener", 2, None, "A2")
+    write_cards(cards_pdf, "keener")
+    (mat,) = render(mat_pdf, dpi)
+    sheet = render(cards_pdf, dpi)[0]
+    pw, ph = paper_size("A4")
+    gx, gy = (pw - COLS * CARD_W) / 2, (ph - ROWS * CARD_H) / 2
+    layout = mat_layout("keener", 2, None)
+    placed = {"s0.commander": 0, "s0.fighters": 5, "s1.defenses": 8, "attack": 7}  # zone -> card on sheet 1
+    frame = cv2.cvtColor(mat, cv2.COLOR_GRAY2BGR)
+    for zone_id, k in placed.items():
+        r, c = divmod(k, COLS)
+        x, y = round((gx + c * CARD_W) * px), round((gy + r * CARD_H) * px)
+        w, h = round(CARD_W * px), round(CARD_H * px)
+        card = cv2.cvtColor(sheet[y:y + h, x:x + w], cv2.COLOR_GRAY2BGR)
+        zone = layout.zone(zone_id)
+        tx, ty = round((zone.x + zone.w / 2) * px - w / 2), round((zone.y + zone.h / 2) * px - h / 2)
+        frame[ty:ty + h, tx:tx + w] = card
+    result = VisionPipeline(full_marker_scan=True).process(frame)
+    assert result.mat_seen
+    markers = {s.marker_id: s for s in result.sightings if s.kind == "marker"}
+    expected = {first("keener") + keener_indices(None, "A")[k]: zone_id for zone_id, k in placed.items()}
+    assert set(markers) == set(expected)
+    for marker_id, zone_id in expected.items():
+        x, y = markers[marker_id].centre_mm
+        assert layout.zone_at(x, y).id == zone_id
+        assert from_sighting(f"printed:{marker_id - first('keener')}") is not None
