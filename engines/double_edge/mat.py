@@ -25,7 +25,7 @@ VARIANTS = ("standard", "azbar", "extra-turn")
 # as tall because an azbar Gambit spreads several cards there.
 _SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
     ("discard", "Discard pile", 80, 309, 70, 96, "pile"),
-    ("base", "Base (staggered, top card nearest you)", 170, 263, 70, 142, "stack"),
+    ("base", "Base (staggered stack)", 170, 263, 70, 142, "stack"),
     ("striker", "Striker", 262, 263, 70, 142, "spread"),
     ("support", "Support", 352, 309, 70, 96, "single"),
     ("indicator", "Indicator", 442, 309, 70, 96, "single"),
