@@ -1,0 +1,527 @@
+"""Double-Edge on the printed mat: what the camera sees becomes engine moves.
+
+The table adapter (docs/tables.md, ids ``DE-Tn``).  The phones seal what lies
+face down (the Base, a Support, an indicator), answer the claim and end the
+turn (draw or confirm); the camera decides what is played face up (a Striker,
+a Gambit), what is discarded (a card and the Support on top of it), what is
+taken from a discard pile, and, in a physical deal, what a sealed card turned
+out to be when it is turned face up (``Reveal``, checked against the seal by
+the engine, DE-15.4).
+
+How a staggered stack is read: vision reports every readable corner as its own
+sighting with ``layer`` (0 = bottom).  A Base lies top card nearest its owner,
+so its top card is the sighting with the highest layer.  When layers do not
+order the cards (equal or missing), the orders that form a pattern (DE-4) are
+the candidates: one candidate is taken, several are asked of the owner.
+
+Why the snapshot finds the moves and the changes only flag misplacements: a
+batch with a mismatch applies nothing, so a legal card laid together with an
+illegal one must be found again once the illegal one is put back, when no
+change mentions it any more.  A known card lying where the engine does not
+expect it is a mismatch only when it was just put there; otherwise the table
+is catching up with the engine (a defeated Striker not yet discarded) and
+:func:`differences` lists what to move.
+
+Pure: no I/O and no memory between calls.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import permutations
+
+from engines.core import (
+    FACE_DOWN,
+    UNKNOWN,
+    AdapterResult,
+    IllegalMove,
+    MatLayout,
+    Move,
+    Question,
+    Sighting,
+    State,
+    TableAdapter,
+    TableSnapshot,
+    Verdict,
+    ZoneChange,
+)
+from engines.double_edge import mat
+from engines.double_edge import moves as m
+from engines.double_edge.cards import ACES, DECK, is_card, owner_of_ace, value
+from engines.double_edge.patterns import valid_base
+from engines.double_edge.state import DoubleEdgeState
+
+CONFIDENT = 0.6
+"""A face-up card read below this confidence is asked about, never played (DE-T7)."""
+
+_WORDS = {"deck": "the shared deck", "base": "Base", "striker": "Striker zone", "support": "Support zone",
+          "indicator": "indicator zone", "discard": "discard pile"}
+
+
+@dataclass(frozen=True)
+class ZoneExpectation:
+    """What the camera should see in one zone when the table matches the engine.
+
+    ``face_up``: cards that must lie here face up (a Base: top first, and
+    ``ordered``).  ``face_down``: how many backs may be seen (min, max).
+    ``may_show``: face-up cards that may lie here too (the covered cards of a
+    discard pile, a sealed card being turned over for its reveal).
+    """
+
+    zone: str
+    label: str
+    face_up: tuple[str, ...] = ()
+    face_down: tuple[int, int] = (0, 0)
+    may_show: tuple[str, ...] = ()
+    ordered: bool = False
+
+
+def _label(zone: str) -> str:
+    if "." not in zone:
+        return _WORDS.get(zone, zone)
+    head, key = zone.split(".", 1)
+    return f"seat {int(head[1:]) + 1}'s {_WORDS.get(key, key)}"
+
+
+def _zone_seat(zone: str | None) -> tuple[int, str] | None:
+    if not zone or "." not in zone:
+        return None
+    head, key = zone.split(".", 1)
+    return (int(head[1:]), key) if head[1:].isdigit() else None
+
+
+def _up(table: TableSnapshot, zone: str) -> list[Sighting]:
+    """Face-up readable cards in ``zone``, top first (highest layer first)."""
+    return sorted((s for s in table.in_zone(zone) if is_card(s.card)), key=lambda s: -s.layer)
+
+
+def _down(table: TableSnapshot, zone: str) -> int:
+    return sum(1 for s in table.in_zone(zone) if s.card == FACE_DOWN)
+
+
+# ---------------------------------------------------------------------------
+# What the table should show
+
+
+def expected(state: DoubleEdgeState) -> dict[str, ZoneExpectation]:
+    """Per zone, what the camera should see now (the engine's position laid out on the mat)."""
+    s = state.snapshot
+    pending = set(s.pending)
+    deck = len(s.deck) + s.deck_unknown
+    out = {"deck": ZoneExpectation("deck", _label("deck"), face_down=(0, deck))}
+    for seat in (0, 1):
+        z = f"s{seat}."
+        if s.bases[seat]:
+            base = ZoneExpectation(z + "base", _label(z + "base"), face_up=tuple(s.bases[seat]), ordered=True)
+        elif s.sealed_bases[seat]:
+            shown = tuple(s.sealed_bases[seat]) if (seat, "base") in pending else ()
+            base = ZoneExpectation(z + "base", _label(z + "base"), face_down=(0 if shown else 1, 3), may_show=shown)
+        else:
+            base = ZoneExpectation(z + "base", _label(z + "base"))
+        support = s.supports[seat]
+        gambit = bool(s.middles[seat])
+        striker_up: tuple[str, ...] = ()
+        if s.strikers[seat] is not None:
+            striker_up = (s.strikers[seat], *s.middles[seat], *((support,) if gambit and support else ()))
+        # A Gambit's Support lies in the Striker zone; once the middle cards are gone it may stay there.
+        loose = (support,) if support and s.support_up[seat] and not gambit else ()
+        striker = ZoneExpectation(z + "striker", _label(z + "striker"), face_up=striker_up, may_show=loose)
+        if support is None or gambit:
+            sup = ZoneExpectation(z + "support", _label(z + "support"))
+        elif s.support_up[seat]:
+            sup = ZoneExpectation(z + "support", _label(z + "support"), may_show=loose)
+        else:
+            shown = (support,) if (seat, "support") in pending else ()
+            sup = ZoneExpectation(z + "support", _label(z + "support"), face_down=(0 if shown else 1, 1),
+                                  may_show=shown)
+        card = s.indicators[seat]
+        if card is None:
+            ind = ZoneExpectation(z + "indicator", _label(z + "indicator"))
+        elif s.indicators_up and (seat, "indicator") not in pending:
+            ind = ZoneExpectation(z + "indicator", _label(z + "indicator"), face_up=(card,))
+        else:
+            shown = (card,) if (seat, "indicator") in pending else ()
+            ind = ZoneExpectation(z + "indicator", _label(z + "indicator"), face_down=(0 if shown else 1, 1),
+                                  may_show=shown)
+        pile = s.discards[seat]
+        dis = ZoneExpectation(z + "discard", _label(z + "discard"), face_up=pile[-1:], may_show=pile[:-1])
+        for e in (base, striker, sup, ind, dis):
+            out[e.zone] = e
+    return out
+
+
+def differences(state: DoubleEdgeState, table: TableSnapshot) -> tuple[str, ...]:
+    """What to move for the table to match the engine (empty: the table is restored).
+
+    Like an electronic chess board after an illegal move: the server holds the
+    last legal position and shows these sentences until the list is empty.
+    Cards outside every zone (in hands at the table's edge) are ignored; a
+    Base's order is checked when every card of it is read and layers order them.
+    """
+    out: list[str] = []
+    for zone, exp in expected(state).items():
+        ups = _up(table, zone)
+        up = [s.card for s in ups]
+        for card in exp.face_up:
+            if card not in up:
+                out.append(f"put {card} face up on {exp.label}")
+        for card in up:
+            if card not in exp.face_up and card not in exp.may_show:
+                out.append(f"take {card} off {exp.label}")
+        if exp.ordered and set(exp.face_up) <= set(up) and len({s.layer for s in ups}) == len(ups):
+            seen = tuple(c for c in up if c in exp.face_up)
+            if seen != exp.face_up:
+                out.append(f"restack {exp.label} as {'-'.join(exp.face_up)} (top first, top nearest its owner)")
+        down = _down(table, zone)
+        low, high = exp.face_down
+        if down < low:
+            out.append(f"{exp.label} should hold a face-down card")
+        elif down > high:
+            out.append(f"take the face-down card off {exp.label}")
+        if any(s.card == UNKNOWN for s in table.in_zone(zone)):
+            out.append(f"the camera cannot read a card on {exp.label}: straighten it or call the referee")
+    return tuple(out)
+
+
+def restored(state: DoubleEdgeState, table: TableSnapshot) -> bool:
+    """Does the table show the engine's position again (:func:`differences` is empty)?"""
+    return not differences(state, table)
+
+
+# ---------------------------------------------------------------------------
+# Turning the table into moves
+
+
+def _mismatch(rule: str, message: str, fix: str, questions: Sequence[Question] = ()) -> AdapterResult:
+    return AdapterResult(mismatch=Verdict.reject(rule, message, fix), questions=tuple(questions))
+
+
+def _scratch(state: State) -> State:
+    twin = copy.copy(state)
+    twin._history = []  # a fresh undo stack: the caller's state is never touched
+    return twin
+
+
+def _in_hand(state: DoubleEdgeState, seat: int, card: str) -> bool:
+    """May ``card`` come from ``seat``'s hand (or its aces)?  Physical deal: any card with no known place."""
+    s = state.snapshot
+    ace = owner_of_ace(card)
+    if ace is not None:
+        return ace == seat and s.indicators[seat] != card
+    if card in s.hands[seat]:
+        return True
+    return state.physical and state.where_is(card) is None
+
+
+def _homes(exp: dict[str, ZoneExpectation]) -> dict[str, set[str]]:
+    homes: dict[str, set[str]] = {}
+    for zone, e in exp.items():
+        for card in (*e.face_up, *e.may_show):
+            homes.setdefault(card, set()).add(zone)
+    return homes
+
+
+def _order(seat: int, sights: list[Sighting], what: str, need_pattern: bool) -> tuple[tuple[str, ...] | None, list[Question]]:
+    """A stack's cards top first, or the question that settles it (ambiguous layers)."""
+    cards = tuple(s.card for s in sights)
+    if len({s.layer for s in sights}) == len(sights):
+        return cards, []
+    orders = [o for o in permutations(cards) if not need_pattern or valid_base(o)]
+    if len(orders) == 1:
+        return orders[0], []
+    prompt = f"The camera cannot tell the order of your {what}: which is it, top card first?"
+    return None, [Question(seat, prompt, tuple("-".join(o) for o in orders))]
+
+
+def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
+    """The engine moves the table shows, in order, or a mismatch that says what to put back where."""
+    s = state.snapshot
+    if state.outcome is not None:
+        return AdapterResult()
+    exp = expected(state)
+    homes = _homes(exp)
+    if s.phase == "turn":
+        # The acting seat may send its Striker area to its own discard pile: the Support after a
+        # discarded card (DE-6.3), or everything to make room for a Gambit (DE-13.2).
+        seat = s.first if s.stage in (1, 3) else 1 - s.first
+        leaving = [s.supports[seat]] + ([s.strikers[seat], *s.middles[seat]] if state.gambits else [])
+        for card in leaving:
+            if card:
+                homes.setdefault(card, set()).add(f"s{seat}.discard")
+    fresh = {(ch.card, ch.zone) for ch in changes if ch.kind in ("placed", "moved", "flipped")}
+    questions: list[Question] = []
+    claim_cards = set(s.claim_cards) if s.phase == "claim" else set()
+
+    # 1. A known card just put somewhere it does not belong.
+    for sight in table.sightings:
+        card, zone = sight.card, sight.zone
+        if not is_card(card) or zone is None or card in claim_cards:
+            continue
+        if card in homes and zone not in homes[card] and (card, zone) in fresh:
+            home = " or ".join(sorted(_label(z) for z in homes[card]))
+            return _mismatch("DE-T3", f"{card} belongs on {home}, not on {_label(zone)}", f"put {card} back on {home}")
+
+    if s.phase == "reveal":
+        return _reveals(state, table)
+    if s.phase == "claim":
+        base = {x.card for x in _up(table, f"s{s.claim_seat}.base")}
+        if claim_cards and claim_cards <= base:
+            return AdapterResult(moves=(m.Claim(s.claim_seat, True),))
+        return AdapterResult()
+
+    # 2. Cards from a hand on the mat: sealed face down, played face up, or out of turn.
+    acting = state.to_act()
+    for sight in table.sightings:
+        where = _zone_seat(sight.zone)
+        if where is None:
+            if is_card(sight.card) and sight.zone == "deck" and (sight.card, "deck") in fresh:
+                return _mismatch("DE-T3", f"{sight.card} lies face up on the shared deck",
+                                 f"take {sight.card} back to your hand")
+            continue
+        seat, key = where
+        card = sight.card
+        if card == FACE_DOWN:
+            q = _face_down(state, seat, key)
+            if isinstance(q, AdapterResult):
+                if (FACE_DOWN, sight.zone) in fresh:
+                    return q
+            elif q is not None and q not in questions:
+                questions.append(q)
+            continue
+        if not is_card(card) or card in homes:
+            continue
+        holder = next((p for p in (seat, 1 - seat) if _in_hand(state, p, card)), None)
+        if holder is None:
+            continue
+        if holder != seat:
+            if (card, sight.zone) in fresh or key in ("striker", "support", "indicator"):
+                return _mismatch("DE-T3", f"{card} is seat {holder + 1}'s card; it lies on {_label(sight.zone)}",
+                                 f"take {card} back to seat {holder + 1}'s hand")
+            continue
+        if seat not in acting or s.phase != "turn":
+            if (card, sight.zone) in fresh or key in ("striker", "support", "indicator"):
+                doing = _doing(state)
+                return _mismatch("DE-T1", f"seat {seat + 1} laid {card} on {_label(sight.zone)}, but {doing}",
+                                 f"take {card} back to seat {seat + 1}'s hand")
+            continue
+        if key in ("support", "indicator") or (key == "base" and (card, sight.zone) in fresh):
+            why = {"support": "a Support is played face down (DE-6.4)",
+                   "indicator": "an indicator is committed face down, in the action turn (DE-8.1)",
+                   "base": "cards join a Base only by a claim after a combat (DE-11.3)"}[key]
+            return _mismatch("DE-T4", f"{card} lies face up on {_label(sight.zone)}: {why}",
+                             f"take {card} back to your hand")
+    if s.phase != "turn":
+        return AdapterResult(questions=tuple(questions))
+    return _turn(state, table, questions)
+
+
+def _doing(state: DoubleEdgeState) -> str:
+    s = state.snapshot
+    if s.phase == "turn":
+        return f"it is seat {s.first + 1 if s.stage in (1, 3) else 2 - s.first}'s turn"
+    return {"build": "the Bases are being built face down", "indicate": "indicators are committed face down",
+            "coin": "the coin decides who goes first", "shuffle": "the deck is being shuffled"}.get(
+        s.phase, f"the table is in the {s.phase} phase")
+
+
+def _face_down(state: DoubleEdgeState, seat: int, key: str) -> Question | AdapterResult | None:
+    """A back in one of ``seat``'s zones: fine once sealed on the phone, else asked, or out of place."""
+    s = state.snapshot
+    hand = tuple(s.hands[seat])
+    if key == "base":
+        if s.phase == "build" and not s.sealed_bases[seat] and not s.bases[seat]:
+            return Question(seat, "Seal your Base on your phone: which three cards, top first?", hand)
+        return None
+    if key == "support":
+        if s.supports[seat] is not None:
+            return None
+        if s.phase == "turn" and seat in state.to_act() and s.strikers[seat] is not None:
+            return Question(seat, "Seal the Support you laid face down: which card is it?", hand)
+        return _mismatch("DE-6.4", f"a face-down card lies on {_label(f's{seat}.support')} "
+                         + ("with no Striker above it" if s.strikers[seat] is None else "out of turn"),
+                         "take the face-down card back to your hand")
+    if key == "indicator":
+        if s.indicators[seat] is not None:
+            return None
+        if s.phase == "indicate":
+            return Question(seat, "Seal your indicator on your phone: which card (or ace) is it?",
+                            (*ACES[seat], *hand))
+        return _mismatch("DE-8.1", "an indicator is committed only in the action turn",
+                         "take the face-down card back")
+    return None
+
+
+def _reveals(state: DoubleEdgeState, table: TableSnapshot) -> AdapterResult:
+    """Physical deal (DE-15.4): sealed cards turned face up become ``Reveal`` moves."""
+    s = state.snapshot
+    moves: list[Move] = []
+    questions: list[Question] = []
+    for seat, what in s.pending:
+        zone = f"s{seat}.{what}"
+        ups = [x for x in _up(table, zone) if x.card not in s.bases[seat] and x.card != s.strikers[seat]]
+        if what == "base":
+            if len(ups) < 3 or _down(table, zone):
+                continue
+            order, ask = _order(seat, ups[:3], "Base", need_pattern=True)
+            questions += ask
+            if order is not None:
+                moves.append(m.Reveal(seat, "base", order))
+        elif len(ups) == 1 and not _down(table, zone):
+            moves.append(m.Reveal(seat, what, (ups[0].card,)))
+    return _try(state, moves, questions)
+
+
+def _turn(state: DoubleEdgeState, table: TableSnapshot, questions: list[Question]) -> AdapterResult:
+    """The acting seat's turn: Gambit, Striker, a Support removed, cards taken from the discard piles."""
+    s = state.snapshot
+    seat = s.first if s.stage in (1, 3) else 1 - s.first
+    moves: list[Move] = []
+    # Cards new to each discard pile (laid on it this turn), top first.
+    known_piles = {p: set(s.discards[p]) for p in (0, 1)}
+    new_on_pile = {p: [x for x in _up(table, f"s{p}.discard") if x.card not in known_piles[p]
+                       and x.card not in _on_table_elsewhere(s, p)] for p in (0, 1)}
+    striker_new = [x for x in _up(table, f"s{seat}.striker") if _in_hand(state, seat, x.card)]
+    for x in striker_new:
+        if x.confidence < CONFIDENT:
+            questions.append(Question(seat, f"Is the card you laid as your Striker {x.card}?",
+                                      tuple(dict.fromkeys([x.card, *s.hands[seat]]))))
+            return AdapterResult(questions=tuple(questions))
+    if len(striker_new) >= 3 and state.gambits:
+        order, ask = _order(seat, striker_new, "Gambit", need_pattern=False)
+        if order is None:
+            return AdapterResult(questions=tuple(questions + ask))
+        seen = None
+        if s.supports[seat] is not None and not s.support_up[seat]:
+            under = [x.card for x in new_on_pile[seat] if x.card != s.strikers[seat]]
+            seen = under[0] if under else None
+        moves.append(m.PlayGambit(seat, order, seen))
+    elif len(striker_new) >= 2:
+        cards = ", ".join(x.card for x in striker_new)
+        rule = "DE-13.1" if state.gambits else "DE-6.2"
+        why = "a Gambit is three or more cards of one value" if state.gambits else "one card is the Striker"
+        return _mismatch(rule, f"seat {seat + 1} laid {cards} on the Striker zone: {why}",
+                         "take back all but your Striker", questions)
+    elif striker_new:
+        moves.append(m.PlayStriker(seat, striker_new[0].card))
+    # A Support removed (DE-6.3): the Support zone is bare and the discard pile shows a card, then the Support.
+    support = s.supports[seat]
+    if support is not None and not s.middles[seat] and not moves:
+        bare = not table.in_zone(f"s{seat}.support") and not any(
+            x.card == support for x in table.in_zone(f"s{seat}.striker"))
+        if bare:
+            pile = new_on_pile[seat]
+            if len(pile) >= 2:
+                moves.append(m.DiscardSupport(seat, pile[1].card, pile[0].card))
+            elif len(pile) == 1:
+                questions.append(Question(seat, f"Which card did you discard before the Support ({pile[0].card})?",
+                                          tuple(s.hands[seat])))
+                return AdapterResult(questions=tuple(questions))
+            else:
+                return _mismatch("DE-T6", "the Support left the table without reaching the discard pile",
+                                 "discard a card from your hand, then lay the Support on top of it", questions)
+    elif new_on_pile[seat] and support is None and not moves:
+        card = new_on_pile[seat][0].card
+        if _in_hand(state, seat, card):
+            return _mismatch("DE-6.3", f"{card} was discarded, but a card is discarded only to remove a Support",
+                             f"take {card} back to your hand", questions)
+    # Cards taken from the discard piles (DE-7.2, DE-7.3): a pile's top is gone and nothing new covers it.
+    taken = [p for p in (0, 1) if _taken(s.discards[p], table, f"s{p}.discard") and not new_on_pile[p]]
+    if len(taken) == 2:
+        moves.append(m.TakeDiscards(seat))
+    elif taken:
+        moves.append(m.TakeDiscard(seat, taken[0]))
+    return _try(state, moves, questions)
+
+
+def _on_table_elsewhere(s, pile: int) -> set[str]:
+    """Cards the engine knows lie on the mat and cannot be new on discard pile ``pile``.
+
+    The pile owner's own Striker area is not among them: its Support (or a
+    Gambit's old Striker) landing on the pile is exactly what is looked for."""
+    other = 1 - pile
+    out = {c for c in s.indicators if c} | set(s.discards[other]) | set(s.middles[other])
+    out |= {c for c in (s.strikers[other], s.supports[other]) if c}
+    for seat in (0, 1):
+        out |= set(s.bases[seat])
+    return out
+
+
+def _taken(pile: Sequence[str], table: TableSnapshot, zone: str) -> bool:
+    if not pile:
+        return False
+    ups = _up(table, zone)
+    if any(x.card == pile[-1] for x in ups):
+        return False
+    if len(pile) == 1:
+        return not ups and not _down(table, zone)
+    return bool(ups) and ups[0].card == pile[-2]
+
+
+def _try(state: DoubleEdgeState, moves: list[Move], questions: list[Question]) -> AdapterResult:
+    """Apply ``moves`` on a copy; the first the engine refuses becomes the mismatch (and nothing is applied)."""
+    twin = _scratch(state)
+    for move in moves:
+        try:
+            twin.apply(move)
+        except IllegalMove as exc:
+            v = exc.verdict
+            card = getattr(move, "card", None) or "-".join(getattr(move, "cards", ()) or ())
+            back = {"play-striker": f"take {card} back to your hand",
+                    "play-gambit": f"take {card} back to your hand",
+                    "discard-support": "put the Support back under your Striker and the discarded card in your hand",
+                    "reveal": "turn over exactly the sealed cards",
+                    "take-discards": "put the cards back on the discard piles",
+                    "take-discard": "put the card back on its discard pile"}.get(move.type, "undo the last change")
+            fix = back + (f", then {v.fix}" if v.fix else "")
+            return _mismatch(v.rule or "DE-6.1", v.message, fix, questions)
+    return AdapterResult(moves=tuple(moves), questions=tuple(questions))
+
+
+def manual_moves(state: DoubleEdgeState, seat: int) -> list[Move] | None:
+    """What a person may enter by hand for ``seat`` now (no camera): the legal moves of a seeded deal.
+
+    A physical deal's hands are unknown (DE-15.1): None, and the entry form
+    takes any card id, which the engine checks.
+    """
+    return state.legal_moves(seat)
+
+
+def card_choices(state: DoubleEdgeState, seat: int) -> tuple[str, ...]:
+    """The card ids a manual-entry picker offers ``seat``: its hand and aces (seeded), every card (physical)."""
+    s = state.snapshot
+    if state.physical:
+        return tuple(c for c in (*ACES[seat], *DECK) if owner_of_ace(c) in (None, seat)
+                     and state.where_is(c) in (None, f"seat {seat + 1}'s aces", f"seat {seat + 1}'s hand"))
+    return (*ACES[seat], *sorted(s.hands[seat], key=lambda c: (c[-1], value(c))))
+
+
+class DoubleEdgeAdapter(TableAdapter):
+    """The adapter the registry hands companion (``engines.registry.adapter("double-edge")``)."""
+
+    def layout(self, seats: int, variant: str) -> MatLayout:
+        return mat.layout(seats, variant)
+
+    def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
+        assert isinstance(state, DoubleEdgeState)
+        return interpret(state, changes, table)
+
+    def expected(self, state: State) -> dict[str, ZoneExpectation]:
+        assert isinstance(state, DoubleEdgeState)
+        return expected(state)
+
+    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
+        assert isinstance(state, DoubleEdgeState)
+        return differences(state, table)
+
+    def restored(self, state: State, table: TableSnapshot) -> bool:
+        assert isinstance(state, DoubleEdgeState)
+        return restored(state, table)
+
+    def manual_moves(self, state: State, seat: int) -> list[Move] | None:
+        assert isinstance(state, DoubleEdgeState)
+        return manual_moves(state, seat)
+
+
+ADAPTER = DoubleEdgeAdapter()

@@ -1,0 +1,353 @@
+"""The Double-Edge table adapter (engines/double_edge/table.py, docs/tables.md).
+
+Full seeded games are played with every face-up action seen by the camera
+only: each step lays, moves or takes cards on a TableSnapshot synthesised from
+the engine's own state, the changes come from companion's own diff, and the
+adapter must name exactly the move made.  What the phones do (sealing the Base,
+a Support or an indicator, drawing, ending a turn, the claim) is applied
+directly.  Illegal physical moves are refused with a rule id and change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.camera import diff
+from engines.core import FACE_DOWN, ChanceMove, Sighting, TableSnapshot
+from engines.double_edge import GAME
+from engines.double_edge import moves as m
+from engines.double_edge.table import ADAPTER, card_choices, expected, manual_moves
+from engines.playout import sample_chance
+
+
+def table_of(state) -> TableSnapshot:
+    """The mat as the engine says it lies (written from the snapshot, not from the adapter)."""
+    s = state.snapshot
+    out = []
+    if len(s.deck) + s.deck_unknown:
+        out.append(Sighting(FACE_DOWN, "deck", 0, 0))
+    for seat in (0, 1):
+        z = f"s{seat}."
+        for i, card in enumerate(s.bases[seat]):
+            out.append(Sighting(card, z + "base", 0, 0, layer=len(s.bases[seat]) - 1 - i))
+        for i, _ in enumerate(s.sealed_bases[seat]):
+            out.append(Sighting(FACE_DOWN, z + "base", 0, 0, layer=i))
+        if s.strikers[seat]:
+            stack = [s.strikers[seat], *s.middles[seat]] + ([s.supports[seat]] if s.middles[seat] else [])
+            for i, card in enumerate(stack):
+                out.append(Sighting(card, z + "striker", 0, 0, layer=len(stack) - 1 - i))
+        if s.supports[seat] and not s.middles[seat]:
+            out.append(Sighting(s.supports[seat] if s.support_up[seat] else FACE_DOWN, z + "support", 0, 0))
+        if s.indicators[seat]:
+            out.append(Sighting(s.indicators[seat] if s.indicators_up else FACE_DOWN, z + "indicator", 0, 0))
+        for i, card in enumerate(s.discards[seat]):
+            out.append(Sighting(card, z + "discard", 0, 0, layer=i))
+    return TableSnapshot(tuple(out))
+
+
+def plus(table: TableSnapshot, *sightings: Sighting) -> TableSnapshot:
+    return TableSnapshot((*table.sightings, *sightings))
+
+
+def minus(table: TableSnapshot, zone: str, card: str | None = None) -> TableSnapshot:
+    """Without the cards of ``zone`` (only ``card`` when given)."""
+    return TableSnapshot(tuple(x for x in table.sightings if not (x.zone == zone and (card is None or x.card == card))))
+
+
+def top_layer(table: TableSnapshot, zone: str) -> int:
+    return max((x.layer for x in table.in_zone(zone)), default=-1)
+
+
+def interpret(state, before, after):
+    return ADAPTER.interpret(state, diff(before, after), after)
+
+
+def camera_view(state, move, before: TableSnapshot) -> TableSnapshot | None:
+    """The table after ``move`` is made by hand, for the moves the camera sees; None for phone moves."""
+    s = state.snapshot
+    seat = move.seat
+    z = f"s{seat}."
+    if isinstance(move, m.PlayStriker):
+        return plus(before, Sighting(move.card, z + "striker", 0, 0))
+    if isinstance(move, m.DiscardSupport):
+        support = s.supports[seat]
+        n = top_layer(before, z + "discard")
+        after = minus(before, z + "support")
+        return plus(after, Sighting(move.card, z + "discard", 0, 0, layer=n + 1),
+                    Sighting(support, z + "discard", 0, 0, layer=n + 2))
+    if isinstance(move, m.PlayGambit):
+        after = minus(minus(before, z + "striker"), z + "support")
+        n = top_layer(before, z + "discard")
+        old = ([s.supports[seat]] if s.supports[seat] else []) + list(reversed(s.middles[seat]))
+        old += [s.strikers[seat]] if s.strikers[seat] else []
+        for i, card in enumerate(old):
+            after = plus(after, Sighting(card, z + "discard", 0, 0, layer=n + 1 + i))
+        k = len(move.cards)
+        return plus(after, *(Sighting(c, z + "striker", 0, 0, layer=k - 1 - i) for i, c in enumerate(move.cards)))
+    if isinstance(move, m.TakeDiscard | m.TakeDiscards):
+        piles = (move.pile,) if isinstance(move, m.TakeDiscard) else (seat, 1 - seat)
+        after = before
+        for p in piles:
+            after = minus(after, f"s{p}.discard", s.discards[p][-1])
+        return after
+    return None
+
+
+def same(found, move) -> bool:
+    """The adapter's move is the one made (``seen`` is the camera's extra evidence)."""
+    a, b = found.to_json(), move.to_json()
+    a.pop("seen", None)
+    b.pop("seen", None)
+    return a == b
+
+
+def assert_refused(state, before, after, rule):
+    snap, ply = state.snapshot, state.ply
+    result = interpret(state, before, after)
+    rules = {rule} if isinstance(rule, str) else set(rule)
+    assert result.mismatch is not None and result.mismatch.rule in rules, result
+    assert result.mismatch.message and result.mismatch.fix
+    assert result.moves == ()
+    assert state.snapshot is snap and state.ply == ply
+    assert not ADAPTER.restored(state, after)
+    assert ADAPTER.restored(state, before), ADAPTER.differences(state, before)
+    return result
+
+
+def illegal_attempts(state, before, rng, refused) -> None:
+    """Illegal physical moves tried now and then; each is refused and undone."""
+    s = state.snapshot
+    seat = next(iter(state.to_act()))
+    other = 1 - seat
+    if s.hands[other] and rng.random() < 0.2:
+        assert_refused(state, before, plus(before, Sighting(s.hands[other][0], f"s{other}.striker", 0, 0)), "DE-T1")
+        refused.add("DE-T1")
+    if s.hands[seat] and rng.random() < 0.1:
+        assert_refused(state, before, plus(before, Sighting(s.hands[seat][0], f"s{seat}.support", 0, 0)), "DE-T4")
+        refused.add("DE-T4")
+    if s.hands[seat] and rng.random() < 0.1:
+        assert_refused(state, before, plus(before, Sighting(s.hands[seat][0], f"s{other}.striker", 0, 0)), "DE-T3")
+        refused.add("DE-T3")
+    if s.strikers[seat] and s.hands[seat] and rng.random() < 0.2:
+        assert_refused(state, before, plus(before, Sighting(s.hands[seat][0], f"s{seat}.striker", 0, 0)),
+                        "DE-14.2" if s.stage == 3 else "DE-6.2")
+        refused.add("DE-6.2")
+
+
+def play_game(variant: str, seed: int, max_rounds: int = 40):
+    state = GAME.new(2, variant, deal=seed, options={"max_rounds": max_rounds})
+    rng = random.Random(seed)
+    seen: dict[str, int] = {}
+    refused: set[str] = set()
+    table = table_of(state)
+    while state.outcome is None:
+        chance = state.pending_chance()
+        if chance is not None:
+            state.apply(sample_chance(chance, rng))
+            continue
+        s = state.snapshot
+        # The table catches up with what the engine resolved (combat, reveals, discards).
+        new = table_of(state)
+        result = interpret(state, table, new)
+        assert result.mismatch is None and result.moves == (), (s.phase, result)
+        table = new
+        assert ADAPTER.restored(state, table), ADAPTER.differences(state, table)
+        seat = min(state.to_act())
+        moves = state.legal_moves(seat)
+        if s.phase == "turn":
+            illegal_attempts(state, table, rng, refused)
+            # Prefer actions over ending the turn, so Strikers and Supports come and go.
+            actions = [mv for mv in moves if mv.type in ("play-striker", "play-support", "discard-support",
+                                                          "play-gambit")]
+            gambits = [mv for mv in actions if mv.type == "play-gambit"]
+            move = rng.choice(gambits) if gambits else (
+                rng.choice(actions) if actions and rng.random() < 0.6 else rng.choice(moves))
+        else:
+            move = rng.choice(moves)
+        after = camera_view(state, move, table)
+        if after is not None:
+            result = interpret(state, table, after)
+            assert result.mismatch is None and len(result.moves) == 1 and same(result.moves[0], move), (move, result)
+            state.apply(result.moves[0])
+            table = after
+        elif s.phase == "claim" and move.take and rng.random() < 0.5:
+            # The winner lays its Support under its Base: the camera takes that as the claim.
+            n = -1
+            after = table
+            for card in s.claim_cards:
+                after = minus(minus(after, f"s{seat}.support", card), f"s{seat}.striker", card)
+                after = plus(after, Sighting(card, f"s{seat}.base", 0, 0, layer=n))
+                n -= 1
+            result = interpret(state, table, after)
+            assert result.moves == (m.Claim(seat, True),), result
+            state.apply(result.moves[0])
+            table = after
+        else:
+            state.apply(move)  # a phone move
+            if isinstance(move, m.PlaySupport | m.Indicate | m.BuildBase):
+                # The face-down card(s) the phone sealed now lie on the mat: nothing to do but wait.
+                new = table_of(state)
+                result = interpret(state, table, new)
+                assert result.mismatch is None and result.moves == (), result
+        seen[move.type] = seen.get(move.type, 0) + 1
+    return state, seen, refused
+
+
+@pytest.mark.parametrize("variant, seed", [("standard", 3), ("azbar", 2), ("extra-turn", 5)])
+def test_a_full_seeded_game_through_the_camera_reaches_its_outcome(variant, seed):
+    state, seen, refused = play_game(variant, seed)
+    assert state.outcome is not None
+    assert seen.get("play-striker", 0) >= 2 and seen.get("indicate", 0) >= 2, seen
+    if variant == "standard":
+        assert {"DE-T1", "DE-6.2"} <= refused, refused
+    if variant == "azbar":
+        assert seen.get("play-gambit", 0) >= 1, seen
+
+
+def test_the_camera_sees_discards_taken_and_supports_removed_somewhere_in_a_few_games():
+    kinds: set[str] = set()
+    refused: set[str] = set()
+    for seed in range(1, 5):
+        _, seen, r = play_game("standard", seed, max_rounds=25)
+        kinds |= set(seen)
+        refused |= r
+    assert {"discard-support", "play-support", "take-discard"} <= kinds, kinds
+    assert {"DE-T1", "DE-T3", "DE-T4", "DE-6.2"} <= refused
+
+
+def started(seed=3):
+    """A seeded game just past the coin: the first player's turn."""
+    state = GAME.new(2, "standard", deal=seed)
+    rng = random.Random(seed)
+    while state.snapshot.phase != "turn":
+        chance = state.pending_chance()
+        if chance is not None:
+            state.apply(sample_chance(chance, rng))
+        else:
+            seat = min(state.to_act())
+            state.apply(state.legal_moves(seat)[0])
+    return state
+
+
+def test_a_face_down_support_before_its_seal_is_asked_and_under_no_striker_refused():
+    state = started()
+    seat = min(state.to_act())
+    before = table_of(state)
+    after = plus(before, Sighting(FACE_DOWN, f"s{seat}.support", 0, 0))
+    assert_refused(state, before, after, "DE-6.4")
+    card = state.snapshot.hands[seat][0]
+    state.apply(m.PlayStriker(seat, card))
+    before = table_of(state)
+    after = plus(before, Sighting(FACE_DOWN, f"s{seat}.support", 0, 0))
+    result = interpret(state, before, after)
+    assert result.mismatch is None and result.moves == ()
+    assert result.questions[0].seat == seat and set(result.questions[0].choices) == set(state.snapshot.hands[seat])
+
+
+def test_a_striker_moved_to_the_wrong_zone_is_put_back():
+    state = started()
+    seat = min(state.to_act())
+    card = state.snapshot.hands[seat][0]
+    state.apply(m.PlayStriker(seat, card))
+    before = table_of(state)
+    after = plus(minus(before, f"s{seat}.striker"), Sighting(card, f"s{seat}.indicator", 0, 0))
+    result = assert_refused(state, before, after, "DE-T3")
+    assert card in result.mismatch.fix
+    assert any("Striker" in d for d in ADAPTER.differences(state, after))
+
+
+def test_a_discard_without_a_support_is_refused():
+    state = started()
+    seat = min(state.to_act())
+    card = state.snapshot.hands[seat][0]
+    before = table_of(state)
+    assert_refused(state, before, plus(before, Sighting(card, f"s{seat}.discard", 0, 0, layer=9)), "DE-6.3")
+
+
+def test_a_doubtful_striker_is_asked():
+    state = started()
+    seat = min(state.to_act())
+    card = state.snapshot.hands[seat][0]
+    before = table_of(state)
+    result = interpret(state, before, plus(before, Sighting(card, f"s{seat}.striker", 0, 0, confidence=0.2)))
+    assert result.moves == () and result.questions and result.questions[0].choices[0] == card
+
+
+def test_expected_covers_the_mat_and_manual_moves_are_the_legal_ones():
+    state = started()
+    assert set(expected(state)) == {z.id for z in ADAPTER.layout(2, "standard").zones}
+    seat = min(state.to_act())
+    assert manual_moves(state, seat) == state.legal_moves(seat)
+    assert set(card_choices(state, seat)) == {*state.snapshot.hands[seat], *("AH", "AS", "AD", "AC")[2 * seat:2 * seat + 2]}
+
+
+# ---------------------------------------------------------------- physical deal
+
+
+def physical_bases():
+    """A physical deal with both Bases sealed on the phones and waiting to be turned over."""
+    state = GAME.new(2, "standard", deal="physical")
+    state.apply(m.BuildBase(0, ("2H", "4D", "6H")))  # red, even, small: a Straight
+    state.apply(m.BuildBase(1, ("3C", "5S", "7C")))  # black, odd, small
+    assert state.snapshot.phase == "reveal"
+    return state
+
+
+def base_sightings(seat, cards, layers):
+    return tuple(Sighting(c, f"s{seat}.base", 0, 0, layer=n) for c, n in zip(cards, layers, strict=True))
+
+
+def test_physical_bases_are_read_from_their_corners_top_is_the_highest_layer():
+    state = physical_bases()
+    before = table_of(state)
+    assert ADAPTER.restored(state, before)
+    after = minus(before, "s0.base")
+    after = plus(after, *base_sightings(0, ("6H", "2H", "4D"), (0, 2, 1)))
+    result = interpret(state, before, after)
+    assert result.moves == (m.Reveal(0, "base", ("2H", "4D", "6H")),)
+    state.apply(result.moves[0])
+    # A wrong order is the engine's DE-15.4 refusal, with what to turn over.
+    before2 = after
+    wrong = plus(minus(before2, "s1.base"), *base_sightings(1, ("3C", "5S", "7C"), (2, 0, 1)))
+    result = interpret(state, before2, wrong)
+    assert result.mismatch.rule == "DE-15.4" and result.moves == () and "sealed" in result.mismatch.fix
+
+
+def test_an_ambiguous_base_is_asked_of_its_owner_unless_one_order_forms_a_pattern():
+    state = physical_bases()
+    before = table_of(state)
+    flat = plus(minus(before, "s1.base"), *base_sightings(1, ("3C", "5S", "7C"), (0, 0, 0)))
+    result = interpret(state, before, flat)
+    assert result.moves == () and result.questions[0].seat == 1
+    assert "3C-5S-7C" in result.questions[0].choices and len(result.questions[0].choices) == 6
+    # An Anti stack: only the orders that keep the pattern are offered (its reverse always does, DE-4.4).
+    state = GAME.new(2, "standard", deal="physical")
+    state.apply(m.BuildBase(0, ("2C", "JC", "2S")))
+    state.apply(m.BuildBase(1, ("3S", "5S", "7S")))
+    before = table_of(state)
+    flat = plus(minus(before, "s0.base"), *base_sightings(0, ("2S", "2C", "JC"), (0, 0, 0)))
+    result = interpret(state, before, flat)
+    assert result.moves == () and set(result.questions[0].choices) == {"2C-JC-2S", "2S-JC-2C"}
+
+
+def test_physical_indicators_are_revealed_when_turned_over():
+    state = physical_bases()
+    state.apply(m.Reveal(0, "base", ("2H", "4D", "6H")))
+    state.apply(m.Reveal(1, "base", ("3C", "5S", "7C")))
+    state.apply(ChanceMove((0,)))
+    state.apply(m.PlayStriker(0, "QH"))
+    state.apply(m.Draw(0))
+    state.apply(m.EndTurn(1))  # a full hand: the turn ends on the phone (DE-7.5)
+    assert state.snapshot.phase == "indicate"
+    state.apply(m.Indicate(0, "KD"))
+    state.apply(m.Indicate(1, "AC"))
+    assert state.snapshot.pending == ((0, "indicator"), (1, "indicator"))
+    before = table_of(state)
+    after = plus(minus(before, "s0.indicator"), Sighting("KD", "s0.indicator", 0, 0))
+    after = plus(minus(after, "s1.indicator"), Sighting("AC", "s1.indicator", 0, 0))
+    result = interpret(state, before, after)
+    assert result.moves == (m.Reveal(0, "indicator", ("KD",)), m.Reveal(1, "indicator", ("AC",)))
+    lie = plus(minus(before, "s0.indicator"), Sighting("KS", "s0.indicator", 0, 0))
+    assert interpret(state, before, lie).mismatch.rule == "DE-15.4"
