@@ -1,0 +1,520 @@
+"""Keener on the printed mat: what the camera sees becomes engine moves.
+
+The table adapter (docs/tables-keener-gun-and-gun.md, ids ``KN-Tn``).  Printed
+Keener cards carry a marker; companion reports one as ``"printed:<index>"``
+and :mod:`engines.keener.printed` names the card.  Which seat's copy it is
+follows from the zone it lies in (the printed sets A and B are not tied to a
+seat), and in the shared middle zone from whose Fighter it is.
+
+What the camera decides: a card put from the hand into its zone is played
+(a Generator in the Economy phase, anything else paid for in the Spending
+phase: cost and bank are the engine's business); a Fighter moved into the
+middle attacks (its owner's Attack phase) or blocks the attacker it is put
+facing (the defender, while blocks are chosen); a face-down card turned up
+where a Cloak of Darkness card lies is turned up (KN-8.3).  Everything else
+-- passing, confirming blocks, assigning damage, picking kills, sealing a
+face-down card -- is a phone move the server applies directly.
+
+Why the changes, not the whole snapshot, decide: after combat the middle
+still holds last turn's survivors until someone tidies up, so a card lying
+somewhere is not a move; a card *just put* somewhere is.  A card put where
+the engine already has it (the table catching up: dead Fighters to the
+discard pile, survivors back home) is no move and no mismatch.
+
+Pure: no I/O, no memory between calls.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engines.core import (
+    FACE_DOWN,
+    UNKNOWN,
+    AdapterResult,
+    MatLayout,
+    Move,
+    Question,
+    Sighting,
+    State,
+    TableAdapter,
+    TableSnapshot,
+    Verdict,
+    ZoneChange,
+)
+from engines.keener import mat, printed
+from engines.keener.catalog import CARDS
+from engines.keener.cloak import trap_targets
+from engines.keener.hand import UNKNOWN as HAND_UNKNOWN
+from engines.keener.ids import card_id
+from engines.keener.legal import legal_moves
+from engines.keener.moves import Attack, Block, Cloak, Deploy, PlayGenerator, Uncloak
+from engines.keener.snapshot import Piece, Side, Snap
+from engines.keener.state import KeenerState
+
+ATTACK = "attack"
+COMBAT_PHASES = ("declare", "block", "assign", "kill")
+HOME = {"generator": "generators", "fighter": "fighters", "defense": "defenses", "single-use": "discard"}
+"""Where a card of each type is put to play it (Equipment: on its host, KN-T2)."""
+PLAYED_ZONES = ("generators", "fighters", "defenses", "discard")
+COVERED = ("s{}.fighters", "s{}.defenses")
+"""Face-down (cloaked) cards may lie in either front-row zone of their owner."""
+RULE_OF_CORE = {"CORE-4": "KN-3.1", "CORE-6": "KN-4.2"}
+"""The engine's generic refusals, named by the Keener rule a player reads."""
+
+
+@dataclass(frozen=True)
+class ZoneExpectation:
+    """What the camera should see in one zone when the table matches the engine.
+
+    ``face_up``: copy ids that must lie here face up (compared by card, not
+    copy: two printed Bear Traps look alike to the rules).  ``face_down``: how
+    many backs may be seen (min, max).  ``may_show``: face-up cards that may
+    lie here but need not (a pile shows only its top card).
+    """
+
+    zone: str
+    label: str
+    face_up: tuple[str, ...] = ()
+    face_down: tuple[int, int] = (0, 0)
+    may_show: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------------------
+# Names
+
+
+def read(sighting_card: str) -> tuple[str, int] | None:
+    """(card id, printed index) of a ``"printed:<index>"`` sighting; None for a back, unreadable or foreign card."""
+    found = printed.from_sighting(sighting_card)
+    if found is None:
+        return None
+    return found[0], int(sighting_card[len(printed.PREFIX):])
+
+
+def _zone_seat(zone: str | None) -> tuple[int, str] | None:
+    """``"s1.fighters"`` -> (1, "fighters")."""
+    if not zone or not zone.startswith("s") or "." not in zone:
+        return None
+    head, key = zone.split(".", 1)
+    return (int(head[1:]), key) if head[1:].isdigit() else None
+
+
+def _name(card: str) -> str:
+    cid = card_id(card)
+    return CARDS[cid].name if cid in CARDS else card
+
+
+def _label(zone: str) -> str:
+    if zone == ATTACK:
+        return "the middle (attack zone)"
+    where = _zone_seat(zone)
+    if where is None:
+        return zone
+    seat, key = where
+    words = {"fighters": "Fighters zone", "defenses": "Defenses zone", "generators": "Resource Generators zone",
+             "commander": "Commander zone", "deck": "deck", "discard": "discard pile"}
+    return f"seat {seat + 1}'s {words.get(key, key)}"
+
+
+# ---------------------------------------------------------------------------
+# What the table should show
+
+
+def _with_attached(piece: Piece) -> list[str]:
+    """A piece, its Equipment and every Fighter merged into it: they lie together."""
+    out = [piece.id, *piece.gear]
+    for m in piece.merged:
+        out.extend(_with_attached(m))
+    return out
+
+
+def _in_combat(s: Snap) -> set[str]:
+    if s.phase not in COMBAT_PHASES:
+        return set()
+    return set(s.combat.attackers) | {b for b, _ in s.combat.blocks}
+
+
+def expected(state: KeenerState) -> dict[str, ZoneExpectation]:
+    """Per zone, what the camera should see now (KN-T7): each Commander, Generator, Fighter and
+    Defense with its Equipment in its zone, attackers and blockers in the middle while the Attack
+    phase lasts, the face-down cards in their owner's front row, decks face down."""
+    s = state.snapshot
+    fighting = _in_combat(s)
+    out: dict[str, ZoneExpectation] = {}
+    middle: list[str] = []
+    for seat, side in enumerate(s.sides):
+        def zid(key: str, seat: int = seat) -> str:
+            return f"s{seat}.{key}"
+
+        home: list[str] = []
+        for f in side.fighters:
+            (middle if f.id in fighting else home).extend(_with_attached(f))
+        guards = [c for d in side.defenses for c in _with_attached(d)]
+        down = len(side.face_down)
+        out[zid("commander")] = ZoneExpectation(zid("commander"), _label(zid("commander")), (side.commander,))
+        out[zid("generators")] = ZoneExpectation(zid("generators"), _label(zid("generators")), side.generators)
+        out[zid("fighters")] = ZoneExpectation(zid("fighters"), _label(zid("fighters")), tuple(home), (0, down))
+        out[zid("defenses")] = ZoneExpectation(zid("defenses"), _label(zid("defenses")), tuple(guards), (0, down))
+        out[zid("deck")] = ZoneExpectation(zid("deck"), _label(zid("deck")),
+                                           face_down=(1 if side.deck else 0, len(side.deck)))
+        out[zid("discard")] = ZoneExpectation(zid("discard"), _label(zid("discard")), may_show=side.discard)
+    out[ATTACK] = ZoneExpectation(ATTACK, _label(ATTACK), tuple(middle))
+    return out
+
+
+def _seen_ids(sightings: Sequence[Sighting]) -> Counter[str]:
+    return Counter(r[0] for r in (read(x.card) for x in sightings) if r)
+
+
+def differences(state: KeenerState, table: TableSnapshot) -> tuple[str, ...]:
+    """What to move for the table to match the engine; empty when the table is restored (KN-T7).
+
+    Cards outside every zone (hands at the table's edge, removed cards) are ignored.
+    """
+    out: list[str] = []
+    exp = expected(state)
+    for zone, e in exp.items():
+        seen = table.in_zone(zone)
+        up = _seen_ids(seen)
+        want = Counter(card_id(c) for c in e.face_up)
+        allowed = want + Counter(card_id(c) for c in e.may_show)
+        for cid, n in want.items():
+            if up[cid] < n:
+                out.append(f"put {CARDS[cid].name} face up on {e.label}")
+        for cid, n in up.items():
+            if n > allowed[cid]:
+                out.append(f"take {CARDS[cid].name if cid in CARDS else cid} off {e.label}")
+        down = sum(1 for x in seen if x.card == FACE_DOWN)
+        low, high = e.face_down
+        if down < low:
+            out.append(f"{e.label} should be there, face down")
+        elif down > high and not zone.endswith(("fighters", "defenses")):
+            out.append(f"take the face-down card{'s' if down - high > 1 else ''} off {e.label}")
+        if any(x.card == UNKNOWN for x in seen):
+            out.append(f"the camera cannot read a card on {e.label}: straighten it")
+    for seat, side in enumerate(state.snapshot.sides):
+        down = sum(1 for z in COVERED for x in table.in_zone(z.format(seat)) if x.card == FACE_DOWN)
+        if down != len(side.face_down):
+            out.append(f"seat {seat + 1} should have {len(side.face_down)} face-down card(s) in its front row, "
+                       f"not {down}")
+    return tuple(out)
+
+
+def restored(state: KeenerState, table: TableSnapshot) -> bool:
+    """Does the table show the engine's position again (:func:`differences` is empty)?"""
+    return not differences(state, table)
+
+
+# ---------------------------------------------------------------------------
+# Turning the table into moves
+
+
+def _scratch(state: KeenerState) -> KeenerState:
+    """A copy to try moves on: the caller's state is never touched."""
+    twin = copy.copy(state)
+    twin._history = []  # noqa: SLF001 - a fresh undo stack, so the caller's is never shared
+    return twin
+
+
+def _mismatch(rule: str, message: str, fix: str) -> AdapterResult:
+    return AdapterResult(mismatch=Verdict.reject(rule, message, fix))
+
+
+def _refusal(verdict: Verdict, fix: str) -> AdapterResult:
+    rule = RULE_OF_CORE.get(verdict.rule or "", verdict.rule or "KN-T1")
+    return _mismatch(rule, verdict.message, fix + (f", then {verdict.fix}" if verdict.fix else ""))
+
+
+def _in_hand(side: Side, cid: str, instance: str, physical: bool) -> str | None:
+    """The copy of ``cid`` this seat plays from its hand, or None when it holds none."""
+    if physical:
+        if HAND_UNKNOWN not in side.hand:
+            return None
+        if instance in side.unseen:
+            return instance
+        return next((c for c in side.unseen if card_id(c) == cid), None)
+    if instance in side.hand:
+        return instance
+    return next((c for c in side.hand if card_id(c) == cid), None)
+
+
+def _fighter(side: Side, cid: str, instance: str, busy: set[str]) -> str | None:
+    """The seat's face-up Fighter this card is: the exact copy first, then a free one of the same card."""
+    ids = [f.id for f in side.fighters]
+    if instance in ids:
+        return instance
+    free = [f for f in ids if card_id(f) == cid and f not in busy]
+    return free[0] if free else next((f for f in ids if card_id(f) == cid), None)
+
+
+def _nearest(sight: Sighting, others: Sequence[tuple[Sighting, str]]) -> str | None:
+    best = min(others, key=lambda o: math.hypot(o[0].x - sight.x, o[0].y - sight.y), default=None)
+    return best[1] if best else None
+
+
+def _where_sighting(table: TableSnapshot, zone: str, card: str) -> Sighting | None:
+    return next((x for x in table.in_zone(zone) if x.card == card), None)
+
+
+def _already_there(state: KeenerState, zone: str, instance: str, table: TableSnapshot) -> bool:
+    """Does the engine have this copy (or, for another copy's marker, as many of its card) in ``zone``?"""
+    e = expected(state).get(zone)
+    if e is None:
+        return False
+    listed = (*e.face_up, *e.may_show)
+    if instance in listed:
+        return True
+    cid = card_id(instance)
+    allowed = Counter(card_id(c) for c in listed)[cid]
+    return 0 < _seen_ids(table.in_zone(zone))[cid] <= allowed
+
+
+def interpret(state: KeenerState, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
+    """The moves the just-made changes stand for, in order, or the first mismatch (nothing is applied then)."""
+    twin = _scratch(state)
+    moves: list[Move] = []
+    questions: list[Question] = []
+    for ch in changes:
+        if ch.kind == "removed" or ch.zone is None or twin.outcome is not None:
+            continue
+        if ch.card == FACE_DOWN:
+            result = _face_down(twin, ch, table)
+        elif ch.card == UNKNOWN:
+            where = _zone_seat(ch.zone)
+            result = AdapterResult(questions=(Question(where[0] if where else None,
+                                                      f"The camera cannot read the card on {_label(ch.zone)}: "
+                                                      "straighten it, or enter the move on your phone."),))
+        elif read(ch.card) is None:
+            result = _mismatch("KN-T5", f"{ch.card} on {_label(ch.zone)} is not a Keener card",
+                               f"take it off {_label(ch.zone)}")
+        elif ch.kind == "flipped":
+            result = _turned_up(twin, ch, table)
+        elif ch.zone == ATTACK:
+            result = _to_middle(twin, ch, table)
+        else:
+            result = _to_zone(twin, ch, table)
+        if result.mismatch is not None:
+            return AdapterResult(mismatch=result.mismatch)
+        questions.extend(result.questions)
+        for move in result.moves:
+            twin.apply(move)  # checked by the helper that built it
+            moves.append(move)
+        if result.questions:
+            break  # what follows may depend on the answer
+    return AdapterResult(tuple(moves), None, tuple(questions))
+
+
+def _try(twin: KeenerState, move: Move, fix: str) -> AdapterResult:
+    verdict = twin.check(move)
+    if not verdict.ok:
+        return _refusal(verdict, fix)
+    return AdapterResult(moves=(move,))
+
+
+def _face_down(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> AdapterResult:
+    """A card put face down in a front row is a Cloak of Darkness play, sealed on the phone (KN-T4)."""
+    where = _zone_seat(ch.zone)
+    if where is None or where[1] not in ("fighters", "defenses"):
+        return AdapterResult()  # decks and piles lie face down
+    seat = where[0]
+    s = twin.snapshot
+    side = s.sides[seat]
+    down = sum(1 for z in COVERED for x in table.in_zone(z.format(seat)) if x.card == FACE_DOWN)
+    if down <= len(side.face_down):
+        return AdapterResult()  # the table catching up with a card already sealed
+    if s.phase != "spending" or s.active != seat:
+        return _mismatch("KN-8.1", "cards are played face down only in your own Spending phase",
+                         f"take the face-down card off {_label(ch.zone)} and back into your hand")
+    choices = () if s.physical else tuple(dict.fromkeys(
+        card_id(c) for c in side.hand if card_id(c) in CARDS and CARDS[card_id(c)].cloak))
+    if not s.physical and not choices:
+        return _mismatch("KN-8.1", "you hold no card with Cloak of Darkness, so nothing can be played face down",
+                         f"take the face-down card off {_label(ch.zone)} and back into your hand")
+    return AdapterResult(questions=(Question(seat, "Seal the card you put face down on your phone "
+                                                   "(Cloak of Darkness, 1 Gold).", choices),))
+
+
+def _turned_up(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> AdapterResult:
+    """A face-down card turned face up is turned up for its reveal cost (KN-8.3, KN-T4)."""
+    where = _zone_seat(ch.zone)
+    found = read(ch.card)
+    assert found is not None
+    cid, _ = found
+    if where is None or where[1] not in ("fighters", "defenses"):
+        return _to_zone(twin, ch, table) if ch.zone != ATTACK else _to_middle(twin, ch, table)
+    seat = where[0]
+    s = twin.snapshot
+    side = s.sides[seat]
+    if not side.face_down:
+        return _to_zone(twin, ch, table)  # not a cloaked card: it was simply put there
+    slot = next((f for f in side.face_down if f.card and card_id(f.card) == cid), None)
+    if slot is None and s.physical:
+        slot = next((f for f in side.face_down if not f.card), None)
+    if slot is None:
+        return _mismatch("KN-8.2", f"the card turned up is a {CARDS[cid].name}, which is not the card sealed face "
+                         "down", "turn it face down again")
+    if slot.commitment:
+        return AdapterResult(questions=(Question(seat, f"Open the seal of {slot.slot} on your phone to turn the "
+                                                       f"{CARDS[cid].name} up."),))
+    target = ""
+    if CARDS[cid].ability == "bear-trap":
+        targets = trap_targets(s, seat)
+        if len(targets) > 1:
+            return AdapterResult(questions=(Question(seat, "Which attacker does your Bear Trap take?",
+                                                     tuple(targets)),))
+        target = targets[0] if targets else ""
+    return _try(twin, Uncloak(seat, slot.slot, target, slot.card or cid), "turn it face down again")
+
+
+def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> AdapterResult:
+    """A Fighter moved into the middle attacks, or blocks the attacker it faces (KN-T3)."""
+    found = read(ch.card)
+    assert found is not None
+    cid, index = found
+    s = twin.snapshot
+    busy = _in_combat(s)
+    for seat in ((s.active, 1 - s.active) if s.phase != "block" else (1 - s.active, s.active)):
+        fid = _fighter(s.sides[seat], cid, printed.instance_of(index, seat), busy)
+        if fid is None:
+            continue
+        if fid in busy:
+            return AdapterResult()  # already fighting: the table catching up
+        if seat == s.active:
+            return _try(twin, Attack(seat, fid), f"move {CARDS[cid].name} back to your Fighters zone")
+        if s.phase != "block":
+            return _mismatch("KN-4.2", f"it is seat {s.active + 1}'s turn: blockers go to the middle only once "
+                             "attackers are declared", f"move {CARDS[cid].name} back to your Fighters zone")
+        sight = _where_sighting(table, ATTACK, ch.card)
+        att = s.sides[s.active]
+        attackers = [(x, a) for x in table.in_zone(ATTACK) for r in [read(x.card)] if r
+                     for a in [_fighter(att, r[0], printed.instance_of(r[1], s.active), set())]
+                     if a in s.combat.attackers]
+        target = _nearest(sight, attackers) if sight is not None else None
+        if target is None:
+            target = s.combat.attackers[0] if len(s.combat.attackers) == 1 else ""
+        if not target:
+            return _mismatch("KN-T3", f"{CARDS[cid].name} was put in the middle facing no attacker",
+                             f"put {CARDS[cid].name} facing the attacker it blocks")
+        return _try(twin, Block(seat, fid, target), f"move {CARDS[cid].name} back to your Fighters zone")
+    return _mismatch("KN-T3", f"{CARDS[cid].name} is not a Fighter in play, so it cannot go to the middle",
+                     f"take {CARDS[cid].name} out of the middle")
+
+
+def _to_zone(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> AdapterResult:
+    """A card put in one of a seat's zones: the table catching up, a card played from the hand, or a mismatch."""
+    assert ch.zone is not None
+    found = read(ch.card)
+    assert found is not None
+    cid, index = found
+    card = CARDS[cid]
+    where = _zone_seat(ch.zone)
+    if where is None:
+        return _mismatch("KN-T5", f"{card.name} lies outside the mat's zones", "put it in a zone or off the mat")
+    seat, key = where
+    s = twin.snapshot
+    side = s.sides[seat]
+    instance = printed.instance_of(index, seat)
+    copy_id = _in_hand(side, cid, instance, s.physical)
+    if copy_id != instance and _already_there(twin, ch.zone, instance, table):
+        return AdapterResult()  # the table catching up with the engine
+    if copy_id is None or key not in PLAYED_ZONES:
+        home = _home_of(twin, seat, cid)
+        if home:
+            return _mismatch("KN-T6", f"{card.name} belongs on {_label(home)}, not {_label(ch.zone)}",
+                             f"put {card.name} back on {_label(home)}")
+        return _mismatch("KN-T6", f"{card.name} is not in seat {seat + 1}'s hand, so it cannot be put on "
+                         f"{_label(ch.zone)}", f"take {card.name} off {_label(ch.zone)}")
+    back = f"take {card.name} back into your hand"
+    if card.type == "equipment":
+        right = "fighters" if card.ability == "equip-pv" else "defenses"
+        if key != right:
+            return _mismatch("KN-T2", f"{card.name} goes on one of your {right.capitalize()}",
+                             f"put {card.name} on the card it equips in your {right.capitalize()} zone")
+        sight = _where_sighting(table, ch.zone, ch.card)
+        pieces = side.fighters if right == "fighters" else side.defenses
+        hosts = [(x, p.id) for x in table.in_zone(ch.zone) if x is not sight for r in [read(x.card)] if r
+                 and CARDS[r[0]].type != "equipment"
+                 for p in pieces if p.id == printed.instance_of(r[1], seat) or card_id(p.id) == r[0]]
+        target = _nearest(sight, hosts) if sight is not None else None
+        if target is None:
+            return _mismatch("KN-6.3", f"{card.name} lies on none of your {right}", back)
+        return _try(twin, Deploy(seat, copy_id, target), back)
+    home = HOME.get(card.type)
+    if home != key:
+        where_to = _label(f"s{seat}.{home}") if home else "no zone"
+        return _mismatch("KN-T2", f"{card.name} is a {card.type.replace('-', ' ')} card: it is played on {where_to}",
+                         f"move {card.name} to {where_to}")
+    if card.type == "generator":
+        return _try(twin, PlayGenerator(seat, copy_id), back)
+    return _try(twin, Deploy(seat, copy_id), back)
+
+
+def _home_of(state: KeenerState, seat: int, cid: str) -> str | None:
+    """The zone where the engine has one of the seat's copies of ``cid`` on the mat, if any."""
+    for zone, e in expected(state).items():
+        if zone != ATTACK and not zone.startswith(f"s{seat}."):
+            continue
+        if any(card_id(c) == cid for c in (*e.face_up, *e.may_show)):
+            return zone
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Manual entry
+
+
+def manual_moves(state: KeenerState, seat: int) -> list[Move]:
+    """What a person may enter by hand for ``seat`` now (no camera).
+
+    Seeded deal: the legal moves.  Hand-shuffled deal, where the hand is
+    unknown: the legal moves as if the seat held one of each card of its
+    decklist not yet seen; face-down plays and turning them up need the
+    phone's seal (KN-8.2), so they are left to the phone."""
+    moves = state.legal_moves(seat)
+    if moves is not None:
+        return list(moves)
+    if seat not in state.to_act():
+        return []
+    s = state.snapshot
+    side = s.sides[seat]
+    known = tuple(dict.fromkeys(side.unseen)) if HAND_UNKNOWN in side.hand else ()
+    sides = list(s.sides)
+    sides[seat] = replace(side, hand=known, face_down=())
+    listed = legal_moves(replace(s, sides=tuple(sides)), seat)
+    return [m for m in listed if not isinstance(m, Cloak | Uncloak)]
+
+
+class KeenerAdapter(TableAdapter):
+    """The adapter the registry hands companion (``engines.registry.adapter("keener")``)."""
+
+    def layout(self, seats: int, variant: str) -> MatLayout:
+        return mat.layout(seats, variant)
+
+    def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
+        assert isinstance(state, KeenerState)
+        return interpret(state, changes, table)
+
+    def expected(self, state: State) -> dict[str, ZoneExpectation]:
+        assert isinstance(state, KeenerState)
+        return expected(state)
+
+    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
+        assert isinstance(state, KeenerState)
+        return differences(state, table)
+
+    def restored(self, state: State, table: TableSnapshot) -> bool:
+        assert isinstance(state, KeenerState)
+        return restored(state, table)
+
+    def manual_moves(self, state: State, seat: int) -> list[Move]:
+        assert isinstance(state, KeenerState)
+        return manual_moves(state, seat)
+
+
+ADAPTER = KeenerAdapter()
+

@@ -1,0 +1,366 @@
+"""Keener through the camera: whole seeded games driven only by zone changes and
+table snapshots rendered from the engine's own state (phone moves applied
+directly), illegal physical moves flagged with a rule id, and the "table
+restored" check (engines/keener/table.py, docs/tables-keener-gun-and-gun.md)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines.core import FACE_DOWN, ChanceMove, Sighting, TableSnapshot, ZoneChange
+from engines.keener import GAME, Attack, Block, Cloak, Deploy, Pass, PlayGenerator, Uncloak, commit
+from engines.keener import mat as keener_mat
+from engines.keener.ids import card_id, owner
+from engines.keener.printed import PREFIX, index_of
+from engines.keener.table import ADAPTER, ATTACK, differences, expected, interpret, manual_moves, restored
+
+LAYOUT = keener_mat.layout(2, "standard")
+PHYSICAL = (PlayGenerator, Deploy, Attack, Block, Uncloak)
+"""Moves made on the table; the rest (pass, damage, kills, cloak seals, chance) come from phones and devices."""
+
+
+# ---------------------------------------------------------------------------
+# A camera made of the engine's own state
+
+
+def marker(instance: str) -> str:
+    """The printed marker of a copy id: seat 1 plays set A (copies 1-2), seat 2 set B (3-4)."""
+    seat = owner(instance)
+    copy = int(instance.partition("#")[2] or 1)
+    return f"{PREFIX}{index_of(card_id(instance), copy + 2 * seat)}"
+
+
+def spot(zone_id: str, i: int, dy: float = 0.0) -> tuple[float, float]:
+    zone = LAYOUT.zone(zone_id)
+    return zone.x + 8 + (i * 23) % (zone.w - 16), zone.y + zone.h / 2 + dy
+
+
+def render(state) -> TableSnapshot:
+    """What a camera over a tidy table sees for this state."""
+    s = state.snapshot
+    out: list[Sighting] = []
+    exp = expected(state)
+    for zone_id, e in exp.items():
+        if zone_id == ATTACK:
+            continue
+        cards = e.face_up
+        if zone_id.endswith(".discard"):
+            cards = e.may_show[-1:]  # a pile shows its top card
+        for i, card in enumerate(cards):
+            x, y = spot(zone_id, i)
+            out.append(Sighting(marker(card), zone_id, x, y))
+        if zone_id.endswith(".deck") and e.face_down[0]:
+            x, y = spot(zone_id, 0)
+            out.append(Sighting(FACE_DOWN, zone_id, x, y))
+        if zone_id.endswith(".fighters"):
+            for j in range(e.face_down[1]):
+                x, y = spot(zone_id, len(cards) + j)
+                out.append(Sighting(FACE_DOWN, zone_id, x, y))
+    # the middle: attackers side by side, each blocker facing its attacker
+    column: dict[str, float] = {}
+    middle = set(exp[ATTACK].face_up)
+    for i, attacker in enumerate(a for a in s.combat.attackers if a in middle):
+        x, y = spot(ATTACK, 2 * i, -12)
+        column[attacker] = x
+        out.append(Sighting(marker(attacker), ATTACK, x, y))
+    blocked = {b: a for b, a in s.combat.blocks}
+    for card in exp[ATTACK].face_up:
+        if card in column:
+            continue
+        if card in blocked and blocked[card] in column:
+            out.append(Sighting(marker(card), ATTACK, column[blocked[card]] + 1, spot(ATTACK, 0, 12)[1]))
+        else:  # Equipment or a merged Fighter lies with its host
+            out.append(Sighting(marker(card), ATTACK, spot(ATTACK, 1)[0], spot(ATTACK, 1)[1]))
+    return TableSnapshot(tuple(out))
+
+
+def diff(old: TableSnapshot, new: TableSnapshot) -> list[ZoneChange]:
+    """The camera's stable changes between two snapshots."""
+    before = {x.card: x.zone for x in old.sightings if x.card != FACE_DOWN}
+    after = {x.card: x.zone for x in new.sightings if x.card != FACE_DOWN}
+    out = [ZoneChange("removed", c, None, from_zone=z) for c, z in before.items() if c not in after]
+    for card, zone in after.items():
+        if card not in before:
+            out.append(ZoneChange("placed", card, zone))
+        elif before[card] != zone:
+            out.append(ZoneChange("moved", card, zone, from_zone=before[card]))
+    zones = {x.zone for x in (*old.sightings, *new.sightings) if x.card == FACE_DOWN}
+    for zone in sorted(z for z in zones if z):
+        n_old = sum(1 for x in old.in_zone(zone) if x.card == FACE_DOWN)
+        n_new = sum(1 for x in new.in_zone(zone) if x.card == FACE_DOWN)
+        kind = "placed" if n_new > n_old else "removed"
+        out.extend(ZoneChange(kind, FACE_DOWN, zone) for _ in range(abs(n_new - n_old)))
+    return out
+
+
+def with_move(state, move):
+    twin = GAME.load(state.to_json())
+    twin.apply(move)
+    return twin
+
+
+def face_down_flip(table: TableSnapshot, seat: int, card: str) -> tuple[TableSnapshot, ZoneChange]:
+    """Turn one of the seat's face-down cards up where it lies."""
+    zone = f"s{seat}.fighters"
+    sights = list(table.sightings)
+    i = next(i for i, x in enumerate(sights) if x.zone == zone and x.card == FACE_DOWN)
+    sights[i] = Sighting(marker(card), zone, sights[i].x, sights[i].y)
+    return TableSnapshot(tuple(sights)), ZoneChange("flipped", marker(card), zone)
+
+
+class Table:
+    """A seeded game, its physical table, and the referee loop of companion in miniature."""
+
+    def __init__(self, seed: int, **options):
+        self.state = GAME.new(2, deal=seed, options=options)
+        self.rng = random.Random(seed)
+        while self.state.pending_chance() is not None:
+            request = self.state.pending_chance()
+            self.state.apply(ChanceMove(tuple(self.rng.randrange(r) for r in request.ranges)))
+        self.table = render(self.state)
+        self.camera_moves = 0
+        self.questions = 0
+        self.kinds: set[type] = set()
+
+    def see(self, new: TableSnapshot, changes=None):
+        changes = diff(self.table, new) if changes is None else changes
+        self.table = new
+        return interpret(self.state, changes, new)
+
+    def tidy(self):
+        """Players put the table in order after a move; the camera sees no new move in it."""
+        result = self.see(render(self.state))
+        assert result.mismatch is None, result.mismatch
+        assert result.moves == ()
+        assert restored(self.state, self.table), differences(self.state, self.table)
+
+    def physical(self, move):
+        """Make ``move`` on the table and check the adapter reads exactly that move."""
+        if isinstance(move, Uncloak):
+            slot = next(f for f in self.state.snapshot.sides[move.seat].face_down if f.slot == move.slot)
+            new, change = face_down_flip(self.table, move.seat, slot.card)
+            result = self.see(new, [change])
+        else:
+            result = self.see(render(with_move(self.state, move)))
+        if result.questions:  # a Bear Trap with a choice of attackers: the phone answers
+            assert isinstance(move, Uncloak) and result.moves == ()
+            self.questions += 1
+            self.state.apply(move)
+        else:
+            assert result.mismatch is None, (move, result.mismatch)
+            assert [m for m in result.moves] == [move], (move, result.moves)
+            self.state.apply(move)
+            self.camera_moves += 1
+            self.kinds.add(type(move))
+        self.tidy()
+
+    def cloak(self, move: Cloak):
+        """A face-down card is put in the front row; the adapter asks for the seal; the phone sends it."""
+        zone = f"s{move.seat}.fighters"
+        x, y = spot(zone, 9)
+        new = TableSnapshot((*self.table.sightings, Sighting(FACE_DOWN, zone, x, y)))
+        result = self.see(new)
+        assert result.mismatch is None and result.moves == ()
+        assert result.questions and result.questions[0].seat == move.seat
+        assert card_id(move.card) in result.questions[0].choices
+        self.questions += 1
+        self.state.apply(move)
+        self.tidy()
+
+    def step(self):
+        seat = next(iter(self.state.to_act()))
+        options = self.state.legal_moves(seat)
+        assert options, "a seat to act always has a move"
+        moves = [m for m in options if not isinstance(m, Pass)]
+        move = self.rng.choice(moves) if moves and self.rng.random() < 0.85 else options[-1]
+        if isinstance(move, PHYSICAL):
+            self.physical(move)
+        elif isinstance(move, Cloak):
+            self.cloak(move)
+        else:  # a phone move: pass, assign damage, kill
+            self.state.apply(move)
+            self.tidy()
+
+
+@pytest.mark.parametrize("seed,decks", [(3, None), (11, ["ferra-sample", "ferra-sample"])])
+def test_a_whole_seeded_game_through_the_camera(seed, decks):
+    game = Table(seed, **({"decks": decks} if decks else {}))
+    for _ in range(4000):
+        if game.state.outcome is not None:
+            break
+        game.step()
+    assert game.state.outcome is not None
+    assert game.camera_moves >= 5
+    assert game.questions >= 1
+
+
+def test_every_kind_of_table_move_is_read_over_several_games():
+    kinds: set[type] = set()
+    for seed in range(3):
+        game = Table(100 + seed)
+        while game.state.outcome is None:
+            game.step()
+        kinds |= game.kinds
+    assert kinds >= {PlayGenerator, Deploy, Attack, Block}
+
+
+# ---------------------------------------------------------------------------
+# Illegal physical moves
+
+
+def to_phase(game: Table, phase: str, seat: int | None = None, cond=lambda g: True):
+    for _ in range(4000):
+        s = game.state.snapshot
+        if s.phase == phase and (seat is None or s.active == seat) and cond(game):
+            return
+        assert game.state.outcome is None, "the game ended before the wanted moment"
+        game.step()
+    raise AssertionError("never reached")
+
+
+def place(game: Table, card: str, zone: str, i: int = 12):
+    x, y = spot(zone, i)
+    new = TableSnapshot((*game.table.sightings, Sighting(marker(card), zone, x, y)))
+    return new, game.see(new)
+
+
+def assert_refused_and_unchanged(game: Table, new: TableSnapshot, result, rule: str):
+    before = game.state.to_json()
+    assert result.moves == () and result.mismatch is not None, result
+    assert result.mismatch.rule == rule, result.mismatch
+    assert result.mismatch.message and result.mismatch.fix
+    assert game.state.to_json() == before
+    assert not restored(game.state, new)
+    assert differences(game.state, new)
+
+
+def test_a_card_the_bank_cannot_pay_for_is_refused_and_the_table_restored():
+    game = Table(5)
+    to_phase(game, "spending")
+    s = game.state.snapshot
+    seat = s.active
+    dear = next(c for c in s.sides[seat].hand if card_id(c) == "the-abomination" or
+                (GAME_CARD(c).type == "fighter" and sum(GAME_CARD(c).cost) > sum(s.sides[seat].bank)))
+    new, result = place(game, dear, f"s{seat}.fighters")
+    assert_refused_and_unchanged(game, new, result, "KN-6.1")
+    assert "take" in result.mismatch.fix and "hand" in result.mismatch.fix
+    # the player takes it back: the camera sees the card go, and the table is restored
+    back = render(game.state)
+    assert game.see(back).moves == ()
+    assert restored(game.state, back)
+
+
+def GAME_CARD(instance):  # noqa: N802 - reads as the card of an instance
+    from engines.keener.ids import card_of
+
+    return card_of(instance)
+
+
+def test_a_card_in_the_wrong_zone_is_refused():
+    game = Table(6)
+    to_phase(game, "spending", cond=lambda g: any(GAME_CARD(c).type in ("fighter", "defense") for c in
+                                                  g.state.snapshot.sides[g.state.snapshot.active].hand))
+    s = game.state.snapshot
+    seat = s.active
+    card = next(c for c in s.sides[seat].hand if GAME_CARD(c).type in ("fighter", "defense"))
+    wrong = f"s{seat}.defenses" if GAME_CARD(card).type == "fighter" else f"s{seat}.fighters"
+    new, result = place(game, card, wrong)
+    assert_refused_and_unchanged(game, new, result, "KN-T2")
+
+
+def test_a_generator_outside_the_economy_phase_and_a_card_not_in_hand_are_refused():
+    game = Table(7)
+    to_phase(game, "spending", cond=lambda g: any(GAME_CARD(c).type == "generator" for c in
+                                                  g.state.snapshot.sides[g.state.snapshot.active].hand))
+    s = game.state.snapshot
+    seat = s.active
+    gen = next(c for c in s.sides[seat].hand if GAME_CARD(c).type == "generator")
+    new, result = place(game, gen, f"s{seat}.generators")
+    assert_refused_and_unchanged(game, new, result, "KN-5.2")
+    game.see(render(game.state))
+    deck_card = s.sides[seat].deck[0]
+    new, result = place(game, deck_card, f"s{seat}.fighters")
+    assert result.mismatch is not None and result.mismatch.rule in ("KN-T6", "KN-T2")
+
+
+def test_attacking_out_of_turn_and_blocking_with_nothing_to_block_are_refused():
+    game = Table(8)
+    to_phase(game, "declare", cond=lambda g: bool(g.state.snapshot.sides[1 - g.state.snapshot.active].fighters))
+    s = game.state.snapshot
+    defender = 1 - s.active
+    fighter = s.sides[defender].fighters[0].id
+    sights = [x for x in game.table.sightings if x.card != marker(fighter)]
+    x, y = spot(ATTACK, 5)
+    new = TableSnapshot((*sights, Sighting(marker(fighter), ATTACK, x, y)))
+    result = game.see(new)
+    assert_refused_and_unchanged(game, new, result, "KN-4.2")
+
+
+def test_a_living_fighter_on_the_discard_pile_is_refused():
+    game = Table(9)
+    to_phase(game, "spending", cond=lambda g: bool(g.state.snapshot.sides[g.state.snapshot.active].fighters))
+    s = game.state.snapshot
+    seat = s.active
+    fighter = s.sides[seat].fighters[0].id
+    sights = [x for x in game.table.sightings if x.card != marker(fighter)]
+    x, y = spot(f"s{seat}.discard", 0)
+    new = TableSnapshot((*sights, Sighting(marker(fighter), f"s{seat}.discard", x, y)))
+    result = game.see(new)
+    assert_refused_and_unchanged(game, new, result, "KN-T6")
+    assert "Fighters zone" in result.mismatch.fix
+
+
+def test_a_face_down_card_out_of_the_spending_phase_is_refused():
+    game = Table(10)
+    to_phase(game, "declare")
+    seat = game.state.snapshot.active
+    x, y = spot(f"s{seat}.defenses", 3)
+    new = TableSnapshot((*game.table.sightings, Sighting(FACE_DOWN, f"s{seat}.defenses", x, y)))
+    result = game.see(new)
+    assert_refused_and_unchanged(game, new, result, "KN-8.1")
+
+
+def test_a_cloaked_card_turned_up_as_another_card_is_refused():
+    game = Table(12, first="seat-1")
+    to_phase(game, "spending", cond=lambda g: any(isinstance(m, Cloak) for m in
+                                                  g.state.legal_moves(g.state.snapshot.active)))
+    seat = game.state.snapshot.active
+    cloak = next(m for m in game.state.legal_moves(seat) if isinstance(m, Cloak))
+    game.cloak(cloak)
+    liar = "1:fighting-monk#1" if seat == 0 else "2:fighting-monk#1"
+    new, change = face_down_flip(game.table, seat, liar)
+    result = game.see(new, [change])
+    assert_refused_and_unchanged(game, new, result, "KN-8.2")
+
+
+def test_a_sealed_card_is_opened_on_the_phone():
+    game = Table(13)
+    to_phase(game, "spending", cond=lambda g: any(isinstance(m, Cloak) and card_id(m.card) == "master-assassin"
+                                                  for m in g.state.legal_moves(g.state.snapshot.active)))
+    seat = game.state.snapshot.active
+    cloak = next(m for m in game.state.legal_moves(seat) if isinstance(m, Cloak) and
+                 card_id(m.card) == "master-assassin")
+    game.cloak(Cloak(seat, cloak.card, commit(cloak.card, "pepper")))
+    slot = game.state.snapshot.sides[seat].face_down[0]
+    new, change = face_down_flip(game.table, seat, cloak.card)
+    result = game.see(new, [change])
+    assert result.moves == () and result.mismatch is None
+    assert result.questions[0].seat == seat and "seal" in result.questions[0].prompt
+
+
+def test_manual_entry_lists_moves_in_both_deal_modes():
+    game = Table(14)
+    seat = next(iter(game.state.to_act()))
+    assert manual_moves(game.state, seat) == game.state.legal_moves(seat)
+    assert manual_moves(game.state, 1 - seat) == []
+    hand = GAME.new(2, deal="physical")
+    listed = manual_moves(hand, 0)
+    assert any(isinstance(m, PlayGenerator) for m in listed) and any(isinstance(m, Pass) for m in listed)
+    for move in listed:
+        assert hand.check(move).ok, move
+
+
+def test_layout_is_the_mat():
+    assert ADAPTER.layout(2, "standard") == keener_mat.layout(2, "standard")
