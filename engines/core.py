@@ -621,7 +621,9 @@ class Sighting:
     """One card seen on the table.
 
     ``card`` is a standard card id (``"QH"``, ``"10S"``, ``"AC"``), a printed
-    card's marker (``"marker:17"``), :data:`FACE_DOWN` or :data:`UNKNOWN`.
+    card's index in its game's marker range
+    (``"printed:17"``, docs/printing.md), a card taught to vision by its name
+    (``"taught:計略"``, docs/vision-teach.md), :data:`FACE_DOWN` or :data:`UNKNOWN`.
     ``back`` is what a card back says when face down (``"striking"``), never
     which card it is.  ``layer`` orders a stack (0 = bottom).
     """
