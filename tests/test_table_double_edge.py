@@ -351,3 +351,82 @@ def test_physical_indicators_are_revealed_when_turned_over():
     assert result.moves == (m.Reveal(0, "indicator", ("KD",)), m.Reveal(1, "indicator", ("AC",)))
     lie = plus(minus(before, "s0.indicator"), Sighting("KS", "s0.indicator", 0, 0))
     assert interpret(state, before, lie).mismatch.rule == "DE-15.4"
+
+
+def test_a_base_restacked_in_another_order_is_refused():
+    state = started()
+    seat = min(state.to_act())
+    base = state.snapshot.bases[seat]
+    before = table_of(state)
+    layers = (0, 1, 2)  # the top card at the bottom: the stack is upside down
+    after = plus(minus(before, f"s{seat}.base"), *base_sightings(seat, base, layers))
+    result = assert_refused(state, before, after, "DE-T2")
+    assert "-".join(base) in result.mismatch.fix
+
+
+def test_a_physical_support_is_revealed_when_attacked_and_named_when_discarded():
+    state = physical_bases()
+    state.apply(m.Reveal(0, "base", ("2H", "4D", "6H")))
+    state.apply(m.Reveal(1, "base", ("3C", "5S", "7C")))
+    state.apply(ChanceMove((0,)))
+    before = table_of(state)
+    # Seat 1 lays QH as its Striker (the camera), then seals 9S face down under it (the phone).
+    after = plus(before, Sighting("QH", "s0.striker", 0, 0))
+    assert interpret(state, before, after).moves == (m.PlayStriker(0, "QH"),)
+    state.apply(m.PlayStriker(0, "QH"))
+    with_back = plus(after, Sighting(FACE_DOWN, "s0.support", 0, 0))
+    assert interpret(state, after, with_back).questions[0].seat == 0
+    state.apply(m.PlaySupport(0, "9S"))
+    assert interpret(state, after, with_back) == type(interpret(state, after, with_back))()
+    # Removing it: 8C is discarded, then the Support lands face up on top.
+    gone = plus(minus(with_back, "s0.support"), Sighting("8C", "s0.discard", 0, 0, layer=0),
+                Sighting("9S", "s0.discard", 0, 0, layer=1))
+    assert interpret(state, with_back, gone).moves == (m.DiscardSupport(0, "8C", "9S"),)
+    # A Support that lands as another card than the sealed one is refused (DE-15.4).
+    lie = plus(minus(with_back, "s0.support"), Sighting("8C", "s0.discard", 0, 0, layer=0),
+               Sighting("9C", "s0.discard", 0, 0, layer=1))
+    assert interpret(state, with_back, lie).mismatch.rule == "DE-15.4"
+    # Only the Support is seen on the pile: the seat is asked which card went under it.
+    half = plus(minus(with_back, "s0.support"), Sighting("9S", "s0.discard", 0, 0, layer=1))
+    result = interpret(state, with_back, half)
+    assert result.moves == () and result.mismatch is None and result.questions[0].seat == 0
+    # Attacked: the sealed Support is turned face up and read.
+    state.apply(m.Draw(0))
+    state.apply(m.EndTurn(1))
+    state.apply(m.Indicate(0, "4S"))
+    state.apply(m.Indicate(1, "AD"))  # seat 2's red ace attacks seat 1's Striker (DE-8.3)
+    state.apply(m.Reveal(0, "indicator", ("4S",)))
+    state.apply(m.Reveal(1, "indicator", ("AD",)))
+    assert state.snapshot.pending == ((0, "support"),)
+    before = table_of(state)
+    after = plus(minus(before, "s0.support"), Sighting("9S", "s0.support", 0, 0))
+    assert interpret(state, before, after).moves == (m.Reveal(0, "support", ("9S",)),)
+
+
+def test_an_ace_left_on_the_indicator_zone_after_the_action_turn_is_catching_up_not_a_fault():
+    state = physical_bases()
+    state.apply(m.Reveal(0, "base", ("2H", "4D", "6H")))
+    state.apply(m.Reveal(1, "base", ("3C", "5S", "7C")))
+    state.apply(ChanceMove((1,)))  # seat 2 goes first
+    state.apply(m.EndTurn(1))
+    state.apply(m.EndTurn(0))
+    state.apply(m.Indicate(0, "AS"))
+    state.apply(m.Indicate(1, "KD"))
+    before = table_of(state)
+    shown = plus(minus(minus(before, "s0.indicator"), "s1.indicator"),
+                 Sighting("AS", "s0.indicator", 0, 0), Sighting("KD", "s1.indicator", 0, 0))
+    result = interpret(state, before, shown)
+    assert result.moves == (m.Reveal(0, "indicator", ("AS",)), m.Reveal(1, "indicator", ("KD",)))
+    for move in result.moves:
+        state.apply(move)
+    assert state.snapshot.phase == "turn"  # black ace: Base top against Base top, then round 2
+    # The ace still lies face up where it was revealed: no mismatch, but the table is not restored.
+    result = ADAPTER.interpret(state, [], shown)
+    assert result.mismatch is None and result.moves == ()
+    assert any("AS" in d for d in ADAPTER.differences(state, shown))
+    # A face-down card laid on the Support zone of the seat that is not playing, under no Striker.
+    seat = min(state.to_act())
+    table = table_of(state)
+    other = 1 - seat
+    assert_refused(state, table, plus(table, Sighting(FACE_DOWN, f"s{other}.support", 0, 0)),
+                   "DE-6.4")

@@ -54,7 +54,7 @@ from engines.double_edge.patterns import valid_base
 from engines.double_edge.state import DoubleEdgeState
 
 CONFIDENT = 0.6
-"""A face-up card read below this confidence is asked about, never played (DE-T7)."""
+"""A face-up card read below this confidence is asked about, never played."""
 
 _WORDS = {"deck": "the shared deck", "base": "Base", "striker": "Striker zone", "support": "Support zone",
           "indicator": "indicator zone", "discard": "discard pile"}
@@ -263,6 +263,18 @@ def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: Tabl
             home = " or ".join(sorted(_label(z) for z in homes[card]))
             return _mismatch("DE-T3", f"{card} belongs on {home}, not on {_label(zone)}", f"put {card} back on {home}")
 
+    # 2. A Base stacked in another order than the engine's.  Not only when just changed: restacking in
+    #    place changes no (card, zone) pair, so no change would ever name it.
+    for seat in (0, 1):
+        zone = f"s{seat}.base"
+        base = tuple(s.bases[seat])
+        ups = [x for x in _up(table, zone) if x.card in base]
+        if (len(ups) == len(base) > 1 and len({x.layer for x in ups}) == len(ups)
+                and tuple(x.card for x in ups) != base):
+            return _mismatch("DE-T2", f"seat {seat + 1}'s Base lies as {'-'.join(x.card for x in ups)}, "
+                             f"but it is {'-'.join(base)} (top first)",
+                             f"restack the Base as {'-'.join(base)}, top card nearest you")
+
     if s.phase == "reveal":
         return _reveals(state, table)
     if s.phase == "claim":
@@ -271,7 +283,7 @@ def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: Tabl
             return AdapterResult(moves=(m.Claim(s.claim_seat, True),))
         return AdapterResult()
 
-    # 2. Cards from a hand on the mat: sealed face down, played face up, or out of turn.
+    # 3. Cards from a hand on the mat: sealed face down, played face up, or out of turn.
     acting = state.to_act()
     for sight in table.sightings:
         where = _zone_seat(sight.zone)
@@ -295,18 +307,15 @@ def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: Tabl
         holder = next((p for p in (seat, 1 - seat) if _in_hand(state, p, card)), None)
         if holder is None:
             continue
+        if (card, sight.zone) not in fresh:
+            continue  # lying there since an earlier batch: already answered, or an ace not yet picked up
         if holder != seat:
-            if (card, sight.zone) in fresh or key in ("striker", "support", "indicator"):
-                return _mismatch("DE-T3", f"{card} is seat {holder + 1}'s card; it lies on {_label(sight.zone)}",
-                                 f"take {card} back to seat {holder + 1}'s hand")
-            continue
+            return _mismatch("DE-T3", f"{card} is seat {holder + 1}'s card; it lies on {_label(sight.zone)}",
+                             f"take {card} back to seat {holder + 1}'s hand")
         if seat not in acting or s.phase != "turn":
-            if (card, sight.zone) in fresh or key in ("striker", "support", "indicator"):
-                doing = _doing(state)
-                return _mismatch("DE-T1", f"seat {seat + 1} laid {card} on {_label(sight.zone)}, but {doing}",
-                                 f"take {card} back to seat {seat + 1}'s hand")
-            continue
-        if key in ("support", "indicator") or (key == "base" and (card, sight.zone) in fresh):
+            return _mismatch("DE-T1", f"seat {seat + 1} laid {card} on {_label(sight.zone)}, but {_doing(state)}",
+                             f"take {card} back to seat {seat + 1}'s hand")
+        if key in ("support", "indicator", "base"):
             why = {"support": "a Support is played face down (DE-6.4)",
                    "indicator": "an indicator is committed face down, in the action turn (DE-8.1)",
                    "base": "cards join a Base only by a claim after a combat (DE-11.3)"}[key]
@@ -339,9 +348,11 @@ def _face_down(state: DoubleEdgeState, seat: int, key: str) -> Question | Adapte
             return None
         if s.phase == "turn" and seat in state.to_act() and s.strikers[seat] is not None:
             return Question(seat, "Seal the Support you laid face down: which card is it?", hand)
-        return _mismatch("DE-6.4", f"a face-down card lies on {_label(f's{seat}.support')} "
-                         + ("with no Striker above it" if s.strikers[seat] is None else "out of turn"),
-                         "take the face-down card back to your hand")
+        if s.strikers[seat] is None:
+            return _mismatch("DE-6.4", f"a face-down card lies on {_label(f's{seat}.support')} with no Striker "
+                             "above it", "take the face-down card back to your hand")
+        return _mismatch("DE-T1", f"seat {seat + 1} laid a face-down card on its Support zone, but "
+                         f"{_doing(state)}", "take the face-down card back to your hand")
     if key == "indicator":
         if s.indicators[seat] is not None:
             return None
@@ -419,7 +430,7 @@ def _turn(state: DoubleEdgeState, table: TableSnapshot, questions: list[Question
                                           tuple(s.hands[seat])))
                 return AdapterResult(questions=tuple(questions))
             else:
-                return _mismatch("DE-T6", "the Support left the table without reaching the discard pile",
+                return _mismatch("DE-T5", "the Support left the table without reaching the discard pile",
                                  "discard a card from your hand, then lay the Support on top of it", questions)
     elif new_on_pile[seat] and support is None and not moves:
         card = new_on_pile[seat][0].card
@@ -451,6 +462,8 @@ def _on_table_elsewhere(s, pile: int) -> set[str]:
 def _taken(pile: Sequence[str], table: TableSnapshot, zone: str) -> bool:
     if not pile:
         return False
+    if any(x.card == pile[-1] for x in table.sightings if x.zone is not None):
+        return False  # still on the mat: not yet laid on the pile (the table catching up), not taken
     ups = _up(table, zone)
     if any(x.card == pile[-1] for x in ups):
         return False

@@ -45,7 +45,7 @@ from engines.double_side_play.snapshot import JANKEN, PLAY, TRUMP
 from engines.double_side_play.state import DoubleSidePlayState
 
 CONFIDENT = 0.6
-"""A sighting below this confidence is asked about, never played (DSP-T6)."""
+"""A card read below this confidence is asked about, never played."""
 
 
 @dataclass(frozen=True)
