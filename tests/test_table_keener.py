@@ -6,6 +6,7 @@ restored" check (engines/keener/table.py, docs/tables-keener-gun-and-gun.md)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +15,7 @@ from engines.keener import GAME, Attack, Block, Cloak, Deploy, Pass, PlayGenerat
 from engines.keener import mat as keener_mat
 from engines.keener.ids import card_id, owner
 from engines.keener.printed import PREFIX, index_of
+from engines.keener.table import _with_attached
 from engines.keener.table import ADAPTER, ATTACK, differences, expected, interpret, manual_moves, restored
 
 LAYOUT = keener_mat.layout(2, "standard")
@@ -48,9 +50,19 @@ def render(state) -> TableSnapshot:
         cards = e.face_up
         if zone_id.endswith(".discard"):
             cards = e.may_show[-1:]  # a pile shows its top card
-        for i, card in enumerate(cards):
-            x, y = spot(zone_id, i)
-            out.append(Sighting(marker(card), zone_id, x, y))
+        if zone_id.endswith((".fighters", ".defenses")):
+            side = s.sides[int(zone_id[1])]
+            pieces = [p for p in (side.fighters if zone_id.endswith("fighters") else side.defenses)
+                      if p.id in cards]
+            for i, piece in enumerate(pieces):  # Equipment and merged Fighters lie on their host
+                x, y = spot(zone_id, i)
+                out.extend(Sighting(marker(c), zone_id, x + 2 * k, y + 3 * k, layer=k)
+                           for k, c in enumerate(_with_attached(piece)))
+            cards = [c for p in pieces for c in _with_attached(p)]
+        else:
+            for i, card in enumerate(cards):
+                x, y = spot(zone_id, i)
+                out.append(Sighting(marker(card), zone_id, x, y))
         if zone_id.endswith(".deck") and e.face_down[0]:
             x, y = spot(zone_id, 0)
             out.append(Sighting(FACE_DOWN, zone_id, x, y))
@@ -58,21 +70,21 @@ def render(state) -> TableSnapshot:
             for j in range(e.face_down[1]):
                 x, y = spot(zone_id, len(cards) + j)
                 out.append(Sighting(FACE_DOWN, zone_id, x, y))
-    # the middle: attackers side by side, each blocker facing its attacker
+    # the middle: attackers side by side, each blocker facing its attacker, attachments on their host
     column: dict[str, float] = {}
     middle = set(exp[ATTACK].face_up)
+    pieces = {p.id: p for side in s.sides for p in side.fighters}
     for i, attacker in enumerate(a for a in s.combat.attackers if a in middle):
         x, y = spot(ATTACK, 2 * i, -12)
         column[attacker] = x
-        out.append(Sighting(marker(attacker), ATTACK, x, y))
-    blocked = {b: a for b, a in s.combat.blocks}
-    for card in exp[ATTACK].face_up:
-        if card in column:
-            continue
-        if card in blocked and blocked[card] in column:
-            out.append(Sighting(marker(card), ATTACK, column[blocked[card]] + 1, spot(ATTACK, 0, 12)[1]))
-        else:  # Equipment or a merged Fighter lies with its host
-            out.append(Sighting(marker(card), ATTACK, spot(ATTACK, 1)[0], spot(ATTACK, 1)[1]))
+        out.extend(Sighting(marker(c), ATTACK, x + 2 * k, y + 3 * k, layer=k)
+                   for k, c in enumerate(_with_attached(pieces[attacker])))
+    for n, (blocker, attacker) in enumerate(s.combat.blocks):
+        if blocker in middle:
+            x = column.get(attacker, spot(ATTACK, 2 * n + 1)[0]) + 1
+            y = spot(ATTACK, 0, 12)[1]
+            out.extend(Sighting(marker(c), ATTACK, x + 2 * k, y + 3 * k, layer=k)
+                       for k, c in enumerate(_with_attached(pieces[blocker])))
     return TableSnapshot(tuple(out))
 
 
@@ -150,7 +162,11 @@ class Table:
             self.state.apply(move)
         else:
             assert result.mismatch is None, (move, result.mismatch)
-            assert [m for m in result.moves] == [move], (move, result.moves)
+            if isinstance(move, Uncloak):  # the adapter names the card it saw turned up: the engine checks it
+                move = replace(move, card=self.state.snapshot.sides[move.seat].face_down[0].card and
+                               next(f.card for f in self.state.snapshot.sides[move.seat].face_down
+                                    if f.slot == move.slot))
+            assert list(result.moves) == [move], (move, result.moves)
             self.state.apply(move)
             self.camera_moves += 1
             self.kinds.add(type(move))
@@ -184,7 +200,7 @@ class Table:
             self.tidy()
 
 
-@pytest.mark.parametrize("seed,decks", [(3, None), (11, ["ferra-sample", "ferra-sample"])])
+@pytest.mark.parametrize("seed,decks", [(0, None), (9, ["ferra-sample", "ferra-sample"])])
 def test_a_whole_seeded_game_through_the_camera(seed, decks):
     game = Table(seed, **({"decks": decks} if decks else {}))
     for _ in range(4000):
@@ -192,18 +208,20 @@ def test_a_whole_seeded_game_through_the_camera(seed, decks):
             break
         game.step()
     assert game.state.outcome is not None
-    assert game.camera_moves >= 5
+    assert game.camera_moves >= 20
     assert game.questions >= 1
+    assert {Attack, Deploy, PlayGenerator} <= game.kinds
 
 
 def test_every_kind_of_table_move_is_read_over_several_games():
     kinds: set[type] = set()
-    for seed in range(3):
-        game = Table(100 + seed)
-        while game.state.outcome is None:
-            game.step()
-        kinds |= game.kinds
-    assert kinds >= {PlayGenerator, Deploy, Attack, Block}
+    for seed in range(20):
+        for decks in (["saga-sample", "ferra-sample"], ["ferra-sample", "ferra-sample"]):
+            game = Table(seed, decks=decks)
+            while game.state.outcome is None:
+                game.step()
+            kinds |= game.kinds
+    assert kinds >= {PlayGenerator, Deploy, Attack, Block, Uncloak}
 
 
 # ---------------------------------------------------------------------------

@@ -252,6 +252,34 @@ def _fighter(side: Side, cid: str, instance: str, busy: set[str]) -> str | None:
     return free[0] if free else next((f for f in ids if card_id(f) == cid), None)
 
 
+def _host(side: Side, cid: str, instance: str) -> str | None:
+    """The face-up Fighter this card is attached to (its Equipment, or a Fighter merged into it), if any."""
+    for f in side.fighters:
+        attached = _with_attached(f)[1:]
+        if instance in attached or (cid not in {card_id(x.id) for x in side.fighters}
+                                    and any(card_id(a) == cid for a in attached)):
+            return f.id
+    return None
+
+
+def _attacker_seen(s: Snap, sight: Sighting) -> str | None:
+    """The attacker a sighting in the middle shows, or None (a blocker, an attachment, unreadable).
+
+    The exact copy decides first: a blocker that is the same card as an attacker is not taken for it."""
+    found = read(sight.card)
+    if found is None:
+        return None
+    cid, index = found
+    att, dfd = s.active, 1 - s.active
+    exact = printed.instance_of(index, att)
+    if exact in s.combat.attackers:
+        return exact
+    if printed.instance_of(index, dfd) in {f.id for f in s.sides[dfd].fighters}:
+        return None
+    same = [a for a in s.combat.attackers if card_id(a) == cid]
+    return same[0] if len(same) == 1 else None
+
+
 def _nearest(sight: Sighting, others: Sequence[tuple[Sighting, str]]) -> str | None:
     best = min(others, key=lambda o: math.hypot(o[0].x - sight.x, o[0].y - sight.y), default=None)
     return best[1] if best else None
@@ -378,6 +406,14 @@ def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
     cid, index = found
     s = twin.snapshot
     busy = _in_combat(s)
+    for seat in (0, 1):
+        host = _host(s.sides[seat], cid, printed.instance_of(index, seat))
+        if host is not None:  # Equipment or a merged Fighter goes where its host goes
+            if host in busy or any(r and _fighter(s.sides[seat], r[0], printed.instance_of(r[1], seat), set()) == host
+                                   for r in (read(x.card) for x in table.in_zone(ATTACK))):
+                return AdapterResult()
+            return _mismatch("KN-T3", f"{CARDS[cid].name} is attached to {_name(host)}: it moves with it",
+                             f"put {CARDS[cid].name} back with {_name(host)}")
     for seat in ((s.active, 1 - s.active) if s.phase != "block" else (1 - s.active, s.active)):
         fid = _fighter(s.sides[seat], cid, printed.instance_of(index, seat), busy)
         if fid is None:
@@ -390,10 +426,8 @@ def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
             return _mismatch("KN-4.2", f"it is seat {s.active + 1}'s turn: blockers go to the middle only once "
                              "attackers are declared", f"move {CARDS[cid].name} back to your Fighters zone")
         sight = _where_sighting(table, ATTACK, ch.card)
-        att = s.sides[s.active]
-        attackers = [(x, a) for x in table.in_zone(ATTACK) for r in [read(x.card)] if r
-                     for a in [_fighter(att, r[0], printed.instance_of(r[1], s.active), set())]
-                     if a in s.combat.attackers]
+        attackers = [(x, a) for x in table.in_zone(ATTACK) if x.card != ch.card
+                     for a in [_attacker_seen(s, x)] if a]
         target = _nearest(sight, attackers) if sight is not None else None
         if target is None:
             target = s.combat.attackers[0] if len(s.combat.attackers) == 1 else ""
