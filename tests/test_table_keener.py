@@ -13,10 +13,18 @@ import pytest
 from engines.core import FACE_DOWN, ChanceMove, Sighting, TableSnapshot, ZoneChange
 from engines.keener import GAME, Attack, Block, Cloak, Deploy, Pass, PlayGenerator, Uncloak, commit
 from engines.keener import mat as keener_mat
-from engines.keener.ids import card_id, owner
+from engines.keener.ids import card_id, card_of, owner
 from engines.keener.printed import PREFIX, index_of
-from engines.keener.table import _with_attached
-from engines.keener.table import ADAPTER, ATTACK, differences, expected, interpret, manual_moves, restored
+from engines.keener.table import (
+    ADAPTER,
+    ATTACK,
+    _with_attached,
+    differences,
+    expected,
+    interpret,
+    manual_moves,
+    restored,
+)
 
 LAYOUT = keener_mat.layout(2, "standard")
 PHYSICAL = (PlayGenerator, Deploy, Attack, Block, Uncloak)
@@ -260,7 +268,7 @@ def test_a_card_the_bank_cannot_pay_for_is_refused_and_the_table_restored():
     s = game.state.snapshot
     seat = s.active
     dear = next(c for c in s.sides[seat].hand if card_id(c) == "the-abomination" or
-                (GAME_CARD(c).type == "fighter" and sum(GAME_CARD(c).cost) > sum(s.sides[seat].bank)))
+                (card_of(c).type == "fighter" and sum(card_of(c).cost) > sum(s.sides[seat].bank)))
     new, result = place(game, dear, f"s{seat}.fighters")
     assert_refused_and_unchanged(game, new, result, "KN-6.1")
     assert "take" in result.mismatch.fix and "hand" in result.mismatch.fix
@@ -270,31 +278,25 @@ def test_a_card_the_bank_cannot_pay_for_is_refused_and_the_table_restored():
     assert restored(game.state, back)
 
 
-def GAME_CARD(instance):  # noqa: N802 - reads as the card of an instance
-    from engines.keener.ids import card_of
-
-    return card_of(instance)
-
-
 def test_a_card_in_the_wrong_zone_is_refused():
     game = Table(6)
-    to_phase(game, "spending", cond=lambda g: any(GAME_CARD(c).type in ("fighter", "defense") for c in
+    to_phase(game, "spending", cond=lambda g: any(card_of(c).type in ("fighter", "defense") for c in
                                                   g.state.snapshot.sides[g.state.snapshot.active].hand))
     s = game.state.snapshot
     seat = s.active
-    card = next(c for c in s.sides[seat].hand if GAME_CARD(c).type in ("fighter", "defense"))
-    wrong = f"s{seat}.defenses" if GAME_CARD(card).type == "fighter" else f"s{seat}.fighters"
+    card = next(c for c in s.sides[seat].hand if card_of(c).type in ("fighter", "defense"))
+    wrong = f"s{seat}.defenses" if card_of(card).type == "fighter" else f"s{seat}.fighters"
     new, result = place(game, card, wrong)
     assert_refused_and_unchanged(game, new, result, "KN-T2")
 
 
 def test_a_generator_outside_the_economy_phase_and_a_card_not_in_hand_are_refused():
     game = Table(7)
-    to_phase(game, "spending", cond=lambda g: any(GAME_CARD(c).type == "generator" for c in
+    to_phase(game, "spending", cond=lambda g: any(card_of(c).type == "generator" for c in
                                                   g.state.snapshot.sides[g.state.snapshot.active].hand))
     s = game.state.snapshot
     seat = s.active
-    gen = next(c for c in s.sides[seat].hand if GAME_CARD(c).type == "generator")
+    gen = next(c for c in s.sides[seat].hand if card_of(c).type == "generator")
     new, result = place(game, gen, f"s{seat}.generators")
     assert_refused_and_unchanged(game, new, result, "KN-5.2")
     game.see(render(game.state))
@@ -366,6 +368,7 @@ def test_a_sealed_card_is_opened_on_the_phone():
     result = game.see(new, [change])
     assert result.moves == () and result.mismatch is None
     assert result.questions[0].seat == seat and "seal" in result.questions[0].prompt
+    assert slot.slot in result.questions[0].prompt
 
 
 def test_manual_entry_lists_moves_in_both_deal_modes():
