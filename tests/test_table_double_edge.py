@@ -148,14 +148,27 @@ def play_game(variant: str, seed: int, max_rounds: int = 40):
             state.apply(sample_chance(chance, rng))
             continue
         s = state.snapshot
+        seat = min(state.to_act())
+        moves = state.legal_moves(seat)
+        stale = not ADAPTER.restored(state, table)
+        strikers = [mv for mv in moves if mv.type == "play-striker"]
+        if stale and s.phase == "turn" and strikers and rng.random() < 0.5:
+            # The players have not tidied up after the action turn yet (a defeated Striker still in
+            # place, indicators where they were revealed) and a new Striker is laid: still read right.
+            move = rng.choice(strikers)
+            after = plus(table, Sighting(move.card, f"s{seat}.striker", 0, 0))
+            result = interpret(state, table, after)
+            assert result.mismatch is None and result.moves == (move,), (move, result)
+            state.apply(move)
+            table = after
+            seen["lazy-striker"] = seen.get("lazy-striker", 0) + 1
+            continue
         # The table catches up with what the engine resolved (combat, reveals, discards).
         new = table_of(state)
         result = interpret(state, table, new)
         assert result.mismatch is None and result.moves == (), (s.phase, result)
         table = new
         assert ADAPTER.restored(state, table), ADAPTER.differences(state, table)
-        seat = min(state.to_act())
-        moves = state.legal_moves(seat)
         if s.phase == "turn":
             illegal_attempts(state, table, rng, refused)
             # Prefer actions over ending the turn, so Strikers and Supports come and go.

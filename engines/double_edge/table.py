@@ -438,7 +438,12 @@ def _turn(state: DoubleEdgeState, table: TableSnapshot, questions: list[Question
             return _mismatch("DE-6.3", f"{card} was discarded, but a card is discarded only to remove a Support",
                              f"take {card} back to your hand", questions)
     # Cards taken from the discard piles (DE-7.2, DE-7.3): a pile's top is gone and nothing new covers it.
-    taken = [p for p in (0, 1) if _taken(s.discards[p], table, f"s{p}.discard") and not new_on_pile[p]]
+    # Not while the mat shows backs the engine does not expect: an indicator or Support still lying face
+    # down may be the very card the engine already put on top of a pile.
+    exp = expected(state)
+    stray = any(_down(table, z) > e.face_down[1] for z, e in exp.items())
+    taken = [] if stray else [p for p in (0, 1)
+                              if _taken(s.discards[p], table, f"s{p}.discard") and not new_on_pile[p]]
     if len(taken) == 2:
         moves.append(m.TakeDiscards(seat))
     elif taken:
