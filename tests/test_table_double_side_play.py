@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from companion.camera import diff
 from engines.core import FACE_DOWN, UNKNOWN, Sighting, TableSnapshot
-from engines.double_side_play import GAME, Janken, Play, printed
-from engines.double_side_play.snapshot import JANKEN, PLAY
+from engines.double_side_play import GAME, ChooseTrump, Janken, Play, printed
+from engines.double_side_play.snapshot import JANKEN, PLAY, TRUMP
 from engines.double_side_play.table import ADAPTER, expected, manual_moves
 from engines.playout import sample_chance
 
@@ -46,8 +48,8 @@ def interpret(state, before, after):
     return ADAPTER.interpret(state, diff(before, after), after)
 
 
-def setup(seed: int = 7, seats: int = 4):
-    state = GAME.new(seats, "standard", deal=seed)
+def setup(seed: int = 7, seats: int = 4, variant: str = "standard"):
+    state = GAME.new(seats, variant, deal=seed)
     rng = random.Random(seed)
     advance(state, rng)
     return state, rng
@@ -62,6 +64,9 @@ def advance(state, rng) -> None:
         elif state.snapshot.phase == JANKEN:
             seat = min(state.to_act())
             state.apply(Janken(seat, rng.choice(("rock", "paper", "scissors"))))
+        elif state.snapshot.phase == TRUMP:
+            seat = min(state.to_act())
+            state.apply(ChooseTrump(seat, rng.choice(state.deck.colours)))
         else:
             raise AssertionError(f"unexpected phase {state.snapshot.phase}")
 
@@ -86,8 +91,9 @@ def test_layout_is_the_mat_module_s():
                                                                             for k in ("played", "tricks"))}
 
 
-def test_a_full_seeded_four_player_game_through_the_camera_reaches_its_outcome():
-    state, rng = setup(7, 4)
+@pytest.mark.parametrize("seats, variant, seed", [(4, "standard", 7), (3, "trump", 2)])
+def test_a_full_seeded_game_through_the_camera_reaches_its_outcome(seats, variant, seed):
+    state, rng = setup(seed, seats, variant)
     refused = {"DSP-7.3": 0, "DSP-T1": 0, "DSP-T2": 0}
     plays = 0
     while state.outcome is None:
@@ -120,7 +126,7 @@ def test_a_full_seeded_four_player_game_through_the_camera_reaches_its_outcome()
         plays += 1
         advance(state, rng)
     assert state.outcome.winners
-    assert plays >= 48 and all(refused.values()), (plays, refused)
+    assert plays >= 12 * seats and all(refused.values()), (plays, refused)
 
 
 def test_two_cards_laid_at_once_are_taken_in_turn_order():
@@ -140,6 +146,8 @@ def test_two_cards_laid_at_once_are_taken_in_turn_order():
 
 def test_a_legal_card_laid_with_an_illegal_one_is_taken_once_the_illegal_one_is_back():
     state, _ = setup(3, 4)
+    lead = state.snapshot.turn
+    state.apply(Play(lead, state.playable(lead)[0]))  # (a round's first card must be seen being laid)
     s = state.snapshot
     seat, late = s.turn, (s.turn + 2) % 4
     a = state.playable(seat)[0]
@@ -208,3 +216,24 @@ def test_expected_lists_every_zone():
     zones = {z.id for z in ADAPTER.layout(4, "standard").zones}
     assert set(expected(state)) == zones
     assert manual_moves(state, state.snapshot.turn) == state.legal_moves(state.snapshot.turn)
+
+
+def test_the_last_round_s_cards_left_on_the_mat_are_not_played_in_the_next_round():
+    state, rng = setup(7, 4)
+    last: list[tuple[int, str]] = []
+    while state.snapshot.round == 1:
+        s = state.snapshot
+        seat = s.turn
+        card = state.playable(seat)[0]
+        last = [*s.plays, (seat, card)]
+        state.apply(Play(seat, card))
+    advance(state, rng)
+    assert state.snapshot.round == 2 and state.snapshot.phase == PLAY and len(last) == 4
+    leftovers = TableSnapshot(tuple(Sighting(c, f"s{p}.played", 0, 0) for p, c in last))
+    assert not ADAPTER.restored(state, leftovers)
+    result = ADAPTER.interpret(state, [], leftovers)
+    assert result.moves == () and result.mismatch is None
+    seat = state.snapshot.turn
+    card = next(c for c in state.playable(seat) if c not in {c for _, c in last})
+    after = lay(leftovers, card, f"s{seat}.played")
+    assert interpret(state, leftovers, after).moves == (Play(seat, card),)

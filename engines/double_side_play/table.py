@@ -224,6 +224,8 @@ def interpret(state: DoubleSidePlayState, changes: Sequence[ZoneChange], table: 
                 return _mismatch("DSP-T2", f"{card} was laid on {_label(sight.zone)}; a card is played on the "
                                  "player's own played zone", f"move {card} to your own played zone")
             continue
+        if not s.tricks and not s.plays and (card, sight.zone) not in fresh:
+            continue  # before a round's first card, cards lying since the last round are not plays
         candidates.setdefault(where[0], []).append(sight)
     return _plays(state, candidates, questions)
 
