@@ -86,14 +86,33 @@ def paper_mask(work: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
     return mask
 
 
-def split_on_edges(mask: np.ndarray, work_gray: np.ndarray) -> np.ndarray:
-    """Cut paper regions along visible edges (the thin shadow line where one card
-    lies on another), so a card partly covered by another white card becomes its
-    own region with its own corners."""
-    smooth = cv2.GaussianBlur(work_gray, (5, 5), 1.2)
-    edges = cv2.Canny(smooth, 30, 70)
-    edges = cv2.dilate(edges, np.ones((2, 2), np.uint8))
-    return cv2.bitwise_and(mask, cv2.bitwise_not(edges))
+_LINE_KERNELS = [
+    np.ones((1, 9), np.uint8),
+    np.ones((9, 1), np.uint8),
+    np.eye(7, dtype=np.uint8),
+    np.eye(7, dtype=np.uint8)[::-1].copy(),
+]
+
+
+def split_on_edges(mask: np.ndarray, work_gray: np.ndarray, line_contrast: int = 3) -> np.ndarray:
+    """Cut paper regions along visible edges: the thin dark line (edge and
+    shadow) where one card lies on another, and any strong step.  Then a card
+    partly covered by another white card becomes its own region with its own
+    corners."""
+    smooth = cv2.GaussianBlur(work_gray, (3, 3), 0.8)
+    lines = cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    strong = (lines > 18).astype(np.uint8) * 255  # glyph strokes, strong edges
+    near_ink = cv2.dilate(strong, np.ones((5, 5), np.uint8))
+    faint = (cv2.blur(lines, (3, 3)) > line_contrast).astype(np.uint8) * 255
+    faint &= cv2.bitwise_not(near_ink)
+    # JPEG blocks break a faint edge line into dashes: close gaps along 4
+    # directions (away from glyphs, which would otherwise join the card edge)
+    closed = faint.copy()
+    for k in _LINE_KERNELS:
+        closed |= cv2.morphologyEx(faint, cv2.MORPH_CLOSE, k)
+    cuts = closed | strong | cv2.Canny(smooth, 40, 90)
+    cuts = cv2.dilate(cuts, np.ones((2, 2), np.uint8))
+    return cv2.bitwise_and(mask, cv2.bitwise_not(cuts))
 
 
 def clear_mask(work: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:

@@ -69,6 +69,8 @@ def _crop(ink: np.ndarray, level: float = 0.45) -> np.ndarray:
 class References:
     """Reference shapes: label -> stack of feature vectors (and glyph aspect ratios)."""
 
+    use_lda = True
+
     def __init__(self) -> None:
         self.rank_feats: list[np.ndarray] = []
         self.rank_labels: list[str] = []
@@ -153,7 +155,7 @@ class References:
         allowed = None if red is None else {s for s in SUITS if (s in RED_SUITS) == red}
         label, score, margin = self._best(self._S, self._Sa, self._Sl, f, m.shape[1] / m.shape[0], allowed)
         pair = ("spades", "clubs") if label in ("spades", "clubs") else ("hearts", "diamonds")
-        if pair in self._lda:
+        if self.use_lda and pair in self._lda:
             w, mid, spread = self._lda[pair]
             z = float((np.dot(f.astype(np.float64), w) - mid) / spread)
             label = pair[0] if z > 0 else pair[1]
@@ -162,11 +164,16 @@ class References:
 
 
 def _variants(ink: np.ndarray):
-    """A drawn glyph (about 64 px tall) as a camera would show it at 8 to 20 px:
-    sharp, soft and blurred, also a little bolder."""
+    """A drawn glyph (about 64 px tall) as the reader would see it when the
+    camera gives it 9 to 24 pixels: shrunk to that size, then enlarged back
+    the way a patch is sampled; also a little bolder."""
     ink = ink.astype(np.float32)
-    for sigma in (0.0, 2.0, 3.5, 5.0, 7.0, 9.0):
-        yield cv2.GaussianBlur(ink, (0, 0), sigma) if sigma else ink
+    h, w = ink.shape
+    yield ink
+    for th in (9, 12, 15, 19, 24):
+        k = th / h
+        small = cv2.resize(ink, (max(2, round(w * k)), th), interpolation=cv2.INTER_AREA)
+        yield cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     yield cv2.GaussianBlur(cv2.dilate(ink, np.ones((5, 5), np.uint8)), (0, 0), 3.0)
 
 
@@ -175,7 +182,9 @@ def builtin_references() -> References:
     """References drawn from every upright font on the machine plus polygon suits."""
     refs = References()
     for font in system_fonts():
-        for rank in RANKS:
+        # "0" and "1" alone are half a "10" whose other half was lost: they are
+        # references so that such a half is recognised, and then not read
+        for rank in RANKS + ("0", "1"):
             for squeeze in (1.0, 0.78):
                 ink = np.pad(np.asarray(text_image(rank, font, 64, squeeze)), 12)
                 for v in _variants(ink):
@@ -306,6 +315,8 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
         return None
     rank, rs, rmargin = refs.rank(gl.rank_ink)
     suit, ss, smargin = refs.suit(gl.suit_ink, gl.red)
+    if rank not in RANKS:
+        return None
     if rs < MIN_RANK_SCORE or ss < MIN_SUIT_SCORE or rmargin < MIN_MARGIN or smargin < MIN_SUIT_SEPARATION:
         return None
     if gl.red is not None and (suit in RED_SUITS) != gl.red:

@@ -27,7 +27,7 @@ from .cards import (
     sample_patch,
     split_on_edges,
 )
-from .corner_index import IndexReading, References, builtin_references, read_patch
+from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, builtin_references, read_patch
 from .markers import MAT_IDS, back_meaning, detect_markers, make_detector, marker_range
 from .mat import MatTracker
 from .results import FrameResult, Sighting
@@ -141,6 +141,7 @@ class VisionPipeline:
         gray, cal, f, work, work_gray, bg, mask, plane, blobs = self._prepare(frame)
         found: list[_Found] = []
         unread_blobs: list[int] = []
+        all_reads: list = []
         for bi, blob in enumerate(blobs):
             corners = find_corners(bi, blob, plane.metric)
             readings = [r for r in (self._read_corner(frame, plane, c) for c in corners) if r is not None]
@@ -148,11 +149,14 @@ class VisionPipeline:
             for corner, reading, u, v in readings:
                 outline = rect_outline(blob.rect) if whole else card_outline(corner.point, u, v)
                 found.append(_Found("card", outline, [corner.point + 5 * u + 8 * v], reading.confidence, reading.rank, reading.suit))
+                all_reads.append((corner.point, u, v, reading))
             if not readings:
                 unread_blobs.append(bi)
+        holes = self._holes(mask)
+        found += self._sibling_indices(frame, holes, plane, all_reads)
         found = _merge_same_card(found)
         # printed cards and marked backs
-        markers = self._markers(gray, frame, blobs, unread_blobs, plane)
+        markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)
         marker_found = [m for m in (self._marker_sighting(mk, plane) for mk in markers) if m is not None]
         marker_found = _merge_markers(marker_found)
         # unreadable paper blobs: white-bordered backs or covered faces
@@ -203,6 +207,67 @@ class VisionPipeline:
                 best = (c, r, u, v)
         return best
 
+    @staticmethod
+    def _holes(mask: np.ndarray):
+        """Connected non-paper spots inside paper regions (glyphs, pips, markers)."""
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = np.zeros_like(mask)
+        cv2.drawContours(filled, contours, -1, 255, -1)
+        holes = cv2.bitwise_and(filled, cv2.bitwise_not(mask))
+        _, _, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+        return stats, cents
+
+    def _sibling_indices(self, frame, holes, plane: Plane, reads) -> list[_Found]:
+        """Indices of cards that lie under others with no outer corner of their
+        own (a staggered stack): look for the same index layout, in the same
+        orientation, at every glyph-sized ink spot on the paper near a card
+        already read.  The read index says where the rank sits from the corner."""
+        if not reads:
+            return []
+        stats, cents = holes
+        centres = plane.to_plane(cents[1:])
+        tops = plane.to_plane(np.c_[cents[1:, 0], stats[1:, 1]])
+        bottoms = plane.to_plane(np.c_[cents[1:, 0], stats[1:, 1] + stats[1:, 3]])
+        sizes = np.linalg.norm(bottoms - tops, axis=1)
+        ok = (sizes > 2.5) & (sizes < 12) & (stats[1:, 4] >= 4)
+        centres = centres[ok]
+        known = [p for p, *_ in reads]
+        out: list[_Found] = []
+        # the opposite corner of every card read: its second index (the card
+        # may lie partly under another, with only that corner visible there)
+        for point, u, v, reading in list(reads):
+            opp = point + g.CARD_W * u + g.CARD_H * v
+            if min(np.linalg.norm(opp - k) for k in known) < 8:
+                continue
+            known.append(opp)
+            r = read_patch(sample_patch(frame, plane, opp, -u, -v), self.refs)
+            if r is not None and (r.rank, r.suit) == (reading.rank, reading.suit):
+                out.append(_Found("card", card_outline(point, u, v), [opp - 5 * u - 8 * v], r.confidence, r.rank, r.suit))
+        tried = 0
+        for point, u, v, reading in sorted(reads, key=lambda r: -r[3].confidence):
+            x, y, w, h = reading.rank_box
+            cx = x + w / 2
+            if u[0] * v[1] - u[1] * v[0] < 0:  # the patch was mirrored
+                cx = PATCH_W - cx
+            ou, ov = cx / PATCH_PPM, (y + h / 2) / PATCH_PPM
+            for c in centres:
+                if np.linalg.norm(c - point) > 160 or tried >= 80:
+                    continue
+                corner = c - ou * u - ov * v
+                if min(np.linalg.norm(corner - k) for k in known) < 8:
+                    continue
+                tried += 1
+                r = read_patch(sample_patch(frame, plane, corner, u, v), self.refs)
+                known.append(corner)
+                if r is None or r.confidence < 0.6:
+                    continue
+                # same deck, same layout: the rank sits where it sat on the card we read
+                rx, ry, rw, rh = r.rank_box
+                if not 0.75 < rh / h < 1.33 or abs(ry - y) > 2.0 * PATCH_PPM:
+                    continue
+                out.append(_Found("card", card_outline(corner, u, v), [corner + 5 * u + 8 * v], r.confidence * 0.95, r.rank, r.suit))
+        return out
+
     def _inner_paper(self, mask: np.ndarray, plane: Plane, outline: np.ndarray) -> float:
         """Share of the inner part of a card outline that is paper-white."""
         c = _centre(outline)
@@ -213,11 +278,25 @@ class VisionPipeline:
         n = int(m.sum())
         return float((mask[m > 0] > 0).sum()) / n if n else 0.0
 
-    def _markers(self, gray, frame, blobs, unread, plane: Plane):
+    def _markers(self, gray, frame, blobs, unread, plane: Plane, holes, f: float):
+        """Printed-card and back markers: searched where paper showed no index,
+        and around every dark, roughly square spot on paper the size of a
+        marker (so a printed card mostly covered by another card still reads)."""
         if self.full_marker_scan:
             return [m for m in detect_markers(self.detector, gray) if m.marker_id not in MAT_IDS]
         h, w = gray.shape
         rois = []
+        stats, _ = holes
+        for x, y, bw, bh, area in stats[1:]:
+            if area < 12 or not 0.5 < bw / bh < 2.0 or area < 0.3 * bw * bh:
+                continue
+            box = plane.to_plane(np.float32([[x, y], [x + bw, y + bh]]))
+            side = float(np.linalg.norm(box[1] - box[0])) / 1.41
+            if 9 < side < 40:
+                pad = 0.5 * max(bw, bh)
+                x0, y0 = int(max((x - pad) / f, 0)), int(max((y - pad) / f, 0))
+                x1, y1 = int(min((x + bw + pad) / f, w)), int(min((y + bh + pad) / f, h))
+                rois.append((x0, y0, x1, y1))
         for bi in unread:
             pts = plane.to_frame(blobs[bi].contour_plane[:: max(1, len(blobs[bi].contour_plane) // 40)])
             x0, y0 = np.maximum(pts.min(0) - 12, 0).astype(int)

@@ -133,9 +133,11 @@ def _paste(img: np.ndarray, art: np.ndarray, H_art_to_img: np.ndarray, shadow: f
     alpha = warped[..., 3:4].astype(np.float32) / 255
     roi = img[y0:y1, x0:x1]
     if shadow > 0:
-        sh = cv2.GaussianBlur(alpha[..., 0], (0, 0), 2.0)
-        sh = np.roll(sh, (2, 2), axis=(0, 1))
-        roi *= 1 - shadow * sh[..., None]
+        # a soft shadow cast down-right, plus the thin dark rim every real card
+        # edge shows on what lies below it (paper thickness, ambient shadow)
+        sh = np.roll(cv2.GaussianBlur(alpha[..., 0], (0, 0), 2.0), (2, 2), axis=(0, 1))
+        rim = cv2.GaussianBlur(alpha[..., 0], (0, 0), 1.0)
+        roi *= (1 - shadow * np.maximum(sh, 0.6 * rim))[..., None]
     roi[:] = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
     return (x0, y0, alpha[..., 0] > 0.5)
 
@@ -199,10 +201,10 @@ def _layout(rng: np.random.Generator, n: int, plane_w: float, plane_h: float, st
 _SKIN = ((150, 175, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (45, 60, 95))
 
 
-def _hand(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> list[tuple[str, np.ndarray, float]]:
+def _hand(rng: np.random.Generator, w: int, h: int, px_per_mm: float, tip=None, edge=None) -> list[tuple[str, np.ndarray, float]]:
     """A hand-and-arm shape as drawing primitives in image pixels."""
-    edge = int(rng.integers(0, 4))
-    tip = np.array([rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h])
+    edge = int(rng.integers(0, 4)) if edge is None else edge
+    tip = np.array([rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h]) if tip is None else np.array(tip, float)
     start = {0: (tip[0] + rng.uniform(-200, 200), -50), 1: (w + 50, tip[1] + rng.uniform(-150, 150)), 2: (tip[0] + rng.uniform(-200, 200), h + 50), 3: (-50, tip[1] + rng.uniform(-150, 150))}[edge]
     start = np.array(start)
     d = tip - start
@@ -222,10 +224,10 @@ def _hand(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> list[tu
     return parts
 
 
-def _draw_occluder(img: np.ndarray, rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
+def _draw_occluder(img: np.ndarray, rng: np.random.Generator, px_per_mm: float, tip=None, edge=None) -> np.ndarray:
     h, w = img.shape[:2]
     mask = np.zeros((h, w), np.uint8)
-    parts = _hand(rng, w, h, px_per_mm)
+    parts = _hand(rng, w, h, px_per_mm, tip, edge)
     sleeve = np.zeros((h, w), np.uint8)
     for i, (kind, p, v) in enumerate(parts):
         target = sleeve if i == 0 else mask
@@ -261,12 +263,18 @@ def render_scene(
     effects: bool = True,
     styles: tuple | None = None,
     background: str | None = None,
+    layout: list[dict] | None = None,
+    hands: list[tuple[float, float, int]] | None = None,
 ) -> tuple[np.ndarray, SceneTruth]:
     """Render one scene.  Returns (BGR uint8 image, ground truth).
 
     ``kinds`` forces the kind of each card ("face", "back", "printed");
     ``styles`` restricts deck designs (see ``cardart.deck_styles``);
-    ``occluders``: number of hands (default: 0-2 at random)."""
+    ``occluders``: number of hands (default: 0-2 at random).
+    ``layout``: exact cards instead of random ones, bottom first, each a dict
+    with ``cx``, ``cy`` (mm on the mat/table), ``angle`` (degrees) and ``kind``,
+    plus ``rank``/``suit`` or ``marker_id`` as wanted.
+    ``hands``: exact hands, each (tip x px, tip y px, edge 0-3 the arm comes from)."""
     rng = np.random.default_rng(seed)
     styles = styles or cardart.deck_styles()
     style = styles[int(rng.integers(0, len(styles)))]
@@ -278,7 +286,7 @@ def render_scene(
     if mat:
         art, apx = _mat_art(rng)
         _paste(img, art, H @ np.diag([1 / apx, 1 / apx, 1]), shadow=0.3)
-    placements = _layout(rng, n_cards, plane_w, plane_h, stagger)
+    placements = _layout(rng, n_cards, plane_w, plane_h, stagger) if layout is None else [(_card_transform(d["cx"], d["cy"], d.get("angle", 0.0)), d.get("kind", "face")) for d in layout]
     if kinds:
         placements = [(T, kinds[i % len(kinds)]) for i, (T, _) in enumerate(placements)]
     zmap = np.full((height, width), -1, np.int16)
@@ -291,16 +299,17 @@ def render_scene(
     for z, (T, kind) in enumerate(placements):
         rank = suit = None
         marker_id = None
+        spec = layout[z] if layout is not None else {}
         if kind == "face":
-            rank, suit = deck.pop()
+            rank, suit = (spec["rank"], spec["suit"]) if "rank" in spec else deck.pop()
             art = cardart.card_face(rank, suit, style)
         elif kind == "printed":
-            marker_id = next_marker
+            marker_id = spec.get("marker_id", next_marker)
             next_marker += 1
             art = cardart.printed_card(marker_id)
         else:
-            if rng.random() < 0.3:
-                marker_id = int(rng.choice([4, 5]))
+            if "marker_id" in spec or (layout is None and rng.random() < 0.3):
+                marker_id = int(spec.get("marker_id") or rng.choice([4, 5]))
                 art = cardart.marked_back(marker_id, back_design)
             else:
                 art = cardart.card_back(back_design)
@@ -332,8 +341,12 @@ def render_scene(
         cards.append(CardTruth(kind, rank, suit, marker_id, z, corners_mm, corners_px, idx_corners))
     n_occ = int(rng.integers(0, 3)) if occluders is None else occluders
     occ = np.zeros((height, width), bool)
-    for _ in range(n_occ):
-        occ |= _draw_occluder(img, rng, px_per_mm)
+    if hands is not None:
+        for x, y, edge in hands:
+            occ |= _draw_occluder(img, rng, px_per_mm, (x, y), edge)
+    else:
+        for _ in range(n_occ):
+            occ |= _draw_occluder(img, rng, px_per_mm)
     zmap[occ] = -2
     for card, regions in zip(cards, index_regions, strict=True):
         card.visible_fraction = _visible(zmap, card.corners_px, card.z)[0]
@@ -390,9 +403,7 @@ def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         img = img + rng.uniform(30, 90) * cv2.resize(blob, (w, h))[..., None]
     tint = rng.uniform(0.92, 1.08, 3).astype(np.float32)
     img = (img * tint).astype(np.float32)
-    noise = np.empty_like(img)
-    cv2.randn(noise, 0, float(rng.uniform(1.5, 5)))
-    img += noise
+    img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(rng.uniform(1.5, 5))
     sigma = rng.uniform(0, 1.0)
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)

@@ -1,0 +1,59 @@
+"""Corner-index reading on patches cut from rendered card faces."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import cardart
+from vision.cards import Plane, sample_patch
+from vision.corner_index import PATCH_H, PATCH_W, read_patch
+from vision.glyphs import RANKS, SUITS, parse_card_code
+
+
+def _patch(rank, suit, style, ppm=3.0, corner="tl"):
+    art = cardart.card_face(rank, suit, style)[..., :3]
+    if corner == "br":
+        art = art[::-1, ::-1].copy()
+    k = ppm / cardart.PX
+    small = cv2.resize(art, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    plane = Plane(np.eye(3), np.diag([ppm, ppm, 1.0]), True)
+    return sample_patch(small, plane, np.array([0.2, 0.2]), np.array([1.0, 0.0]), np.array([0.0, 1.0]))
+
+
+@pytest.mark.parametrize("style_index", [0, 5, 11, 18])
+def test_reads_every_rank_and_suit_of_a_deck(style_index):
+    styles = cardart.deck_styles()
+    style = styles[style_index % len(styles)]
+    wrong, unread = [], 0
+    for rank in RANKS:
+        for suit in SUITS:
+            r = read_patch(_patch(rank, suit, style))
+            if r is None:
+                unread += 1
+            elif (r.rank, r.suit) != (rank, suit):
+                wrong.append((rank, suit, r.rank, r.suit))
+    assert wrong == []
+    assert unread <= 2
+
+
+def test_the_rotated_bottom_corner_reads_the_same():
+    style = cardart.deck_styles()[2]
+    r = read_patch(_patch("Q", "hearts", style, corner="br"))
+    assert r is not None and (r.rank, r.suit) == ("Q", "hearts")
+
+
+def test_blank_and_pip_patches_are_not_guessed():
+    blank = np.full((PATCH_H, PATCH_W, 3), 245, np.uint8)
+    assert read_patch(blank) is None
+    noise = np.random.default_rng(1).integers(0, 255, (PATCH_H, PATCH_W, 3)).astype(np.uint8)
+    assert read_patch(noise) is None
+    one_blob = blank.copy()
+    cv2.circle(one_blob, (PATCH_W // 2, PATCH_H // 2), 10, (0, 0, 0), -1)
+    assert read_patch(one_blob) is None
+
+
+def test_card_codes():
+    assert parse_card_code("QH") == ("Q", "hearts")
+    assert parse_card_code("10s") == ("10", "spades")
+    assert parse_card_code("td") == ("10", "diamonds")
+    assert parse_card_code("ZZ") is None
