@@ -19,6 +19,7 @@ asked (``--camera sim``, the demo).
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -30,81 +31,170 @@ log = logging.getLogger(__name__)
 
 
 def diff(before: TableSnapshot | None, after: TableSnapshot) -> list[ZoneChange]:
-    """Cards placed, removed, flipped or moved between two stable snapshots."""
-    old = Counter((s.card, s.zone) for s in (before.sightings if before else ()))
-    new = Counter((s.card, s.zone) for s in after.sightings)
+    """Cards placed, removed, flipped or moved between two stable snapshots.
+
+    Sightings are compared by (card, zone, back): a card drifting within its
+    zone is no change.  A known card leaving one zone for another is a move; a
+    back replaced by a known card in the same zone is a flip.
+    """
+    old = Counter((s.card, s.zone, s.back) for s in (before.sightings if before else ()))
+    new = Counter((s.card, s.zone, s.back) for s in after.sightings)
     removed = list((old - new).elements())
     placed = list((new - old).elements())
     changes: list[ZoneChange] = []
-    for card, zone in list(placed):
+    for card, zone, back in list(placed):
         # The same card leaving one zone and appearing in another is a move, not two changes.
-        match = next(((c, z) for c, z in removed if c == card and c not in (FACE_DOWN, UNKNOWN)), None)
+        match = next(((c, z, b) for c, z, b in removed if c == card and c not in (FACE_DOWN, UNKNOWN)), None)
         if match is not None:
             removed.remove(match)
-            placed.remove((card, zone))
+            placed.remove((card, zone, back))
             changes.append(ZoneChange("moved", card, zone, from_zone=match[1]))
-    for card, zone in list(placed):
+    for card, zone, back in list(placed):
         # A face-down card turned over in place is a flip (the card is revealed where it lay).
-        if (FACE_DOWN, zone) in removed and card not in (FACE_DOWN, UNKNOWN):
-            removed.remove((FACE_DOWN, zone))
-            placed.remove((card, zone))
-            changes.append(ZoneChange("flipped", card, zone))
-    for card, zone in removed:
-        changes.append(ZoneChange("removed", card, zone))
-    for card, zone in placed:
-        changes.append(ZoneChange("placed", card, zone))
+        down = next(((c, z, b) for c, z, b in removed if c == FACE_DOWN and z == zone), None)
+        if down is not None and card not in (FACE_DOWN, UNKNOWN):
+            removed.remove(down)
+            placed.remove((card, zone, back))
+            changes.append(ZoneChange("flipped", card, zone, back=down[2]))
+    for card, zone, back in removed:
+        changes.append(ZoneChange("removed", card, zone, back=back))
+    for card, zone, back in placed:
+        changes.append(ZoneChange("placed", card, zone, back=back))
     return changes
 
 
-def to_core(sightings: Any, layout: MatLayout | None) -> TableSnapshot:
-    """vision's sightings -> engines.core sightings, each in the mat zone under its centre."""
+def card_of_marker(marker_id: int | None, game_id: str | None) -> tuple[str, str | None]:
+    """A vision marker id -> (``Sighting.card``, ``back``), docs/printing.md.
+
+    A printed card's id becomes ``printed:<index>`` (index = id minus the first
+    id of its range), a card-back marker becomes a face-down card whose ``back``
+    says what the back says.  With ``game_id`` only that game's range counts; an
+    id of another game's range (a stray card from another box) is UNKNOWN.
+    """
+    if marker_id is None:
+        return UNKNOWN, None
+    from vision.markers import back_meaning, marker_range
+
+    found = marker_range(int(marker_id))
+    if found is None or found.kind == "mat":
+        return UNKNOWN, None
+    if found.kind == "back":
+        return FACE_DOWN, back_meaning(int(marker_id))
+    if game_id is not None and found.name != game_id:
+        return UNKNOWN, None
+    return f"printed:{int(marker_id) - found.first}", None
+
+
+def _angle(outline: Any) -> float:
+    """Degrees of the card's top edge (first two corners), 0 = upright on the mat."""
+    (x0, y0), (x1, y1) = outline[0], outline[1]
+    return math.degrees(math.atan2(y1 - y0, x1 - x0))
+
+
+def to_core(sightings: Any, layout: MatLayout | None, game_id: str | None = None) -> TableSnapshot:
+    """vision's sightings -> engines.core sightings, in mat millimetres, each in the mat zone under its centre.
+
+    Face-up standard cards keep vision's id (``QH``, ``10S``); printed cards and
+    marked backs are converted by :func:`card_of_marker`; a plain back is
+    FACE_DOWN (``back`` from vision when it says one); anything unread is UNKNOWN.
+    Without a calibrated mat a sighting has pixel coordinates and no zone.
+    """
     out = []
     for vs in sightings:
-        label = vs.label
+        back = None
         if vs.kind == "face_down":
             card, back = FACE_DOWN, vs.back
-        elif vs.kind == "unknown":
-            card, back = UNKNOWN, None
+        elif vs.kind == "marker":
+            card, back = card_of_marker(vs.marker_id, game_id)
+        elif vs.kind == "card":
+            card = vs.label
         else:
-            card, back = label, None
+            card = UNKNOWN
         outline = vs.outline_mm if vs.outline_mm is not None else vs.outline_px
         x = sum(p[0] for p in outline) / len(outline)
         y = sum(p[1] for p in outline) / len(outline)
         zone = layout.zone_at(x, y) if (layout is not None and vs.outline_mm is not None) else None
-        out.append(Sighting(card, zone.id if zone else None, x, y, confidence=float(vs.confidence),
-                            layer=int(vs.stack_level), back=back))
+        out.append(Sighting(card, zone.id if zone else None, float(x), float(y), angle=_angle(outline),
+                            confidence=float(vs.confidence), layer=int(vs.stack_level), back=back))
     return TableSnapshot(tuple(out))
+
+
+class FrameReader:
+    """One camera's frames -> stable tables -> zone changes (no thread: the caller feeds frames).
+
+    ``read(image)`` runs vision's pipeline and stability filter on one frame and
+    returns ``(changes, snapshot)`` when the stable table changed in a way the
+    referee should hear about, else None.  CameraLink runs it on a grabber's
+    frames; the demo feeds it the frames it renders, one by one.
+    """
+
+    def __init__(self, pipeline: Any, stability: Any, layout: MatLayout | None, game_id: str | None = None):
+        self.pipeline, self.stability, self.layout, self.game_id = pipeline, stability, layout, game_id
+        self.last: TableSnapshot | None = None
+        self.mat_seen = False
+        self.frames = 0
+
+    @classmethod
+    def create(cls, layout: MatLayout | None, game_id: str | None = None, frames: int | None = None) -> FrameReader:
+        """vision's real pipeline and stability filter (``frames``: consecutive frames a change must last)."""
+        from vision.pipeline import VisionPipeline
+        from vision.stability import StabilityFilter
+
+        stability = StabilityFilter() if frames is None else StabilityFilter(frames=frames)
+        return cls(VisionPipeline(), stability, layout, game_id)
+
+    def read(self, image: Any) -> tuple[list[ZoneChange], TableSnapshot] | None:
+        self.frames += 1
+        result = self.pipeline.process(image)
+        self.mat_seen = bool(getattr(result, "mat_seen", False))
+        stable = self.stability.update(result)
+        if stable is None:
+            return None
+        snapshot = to_core(stable.sightings, self.layout, self.game_id)
+        changes = diff(self.last, snapshot)
+        self.last = snapshot
+        return (changes, snapshot) if changes else None
 
 
 class CameraLink:
     """A thread that reads frames and feeds a referee; :meth:`open` returns None in manual-entry mode."""
 
-    def __init__(self, grabber: Any, pipeline: Any, stability: Any, layout: MatLayout | None,
+    def __init__(self, grabber: Any, reader: FrameReader,
                  feed: Callable[[list[ZoneChange], TableSnapshot, str | None], Any], store: Any):
-        self.grabber, self.pipeline, self.stability, self.layout = grabber, pipeline, stability, layout
+        self.grabber, self.reader = grabber, reader
         self.feed, self.store = feed, store
-        self.last: TableSnapshot | None = None
-        self.mat_seen = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
+    @property
+    def last(self) -> TableSnapshot | None:
+        return self.reader.last
+
+    @property
+    def mat_seen(self) -> bool:
+        return self.reader.mat_seen
+
     @classmethod
     def open(cls, spec: str, feed: Callable[[list[ZoneChange], TableSnapshot, str | None], Any], store: Any,
-             layout: MatLayout | None = None) -> CameraLink | None:
-        """``feed(changes, snapshot, evidence_hash)`` receives each stable change."""
+             layout: MatLayout | None = None, game_id: str | None = None) -> CameraLink | None:
+        """``feed(changes, snapshot, evidence_hash)`` receives each stable change.
+
+        ``game_id`` says whose printed cards are on the table (their marker range,
+        docs/printing.md); without it a marker of any card range is read as a
+        printed card of that range."""
         if not spec or spec == "none":
             return None
         try:
             from vision.grabber import FrameGrabber
-            from vision.pipeline import VisionPipeline
             from vision.sources import open_source
-            from vision.stability import StabilityFilter
+
+            reader = FrameReader.create(layout, game_id)
         except ImportError as exc:
             log.warning("no camera: the vision package is not available (%s); manual-entry mode", exc)
             return None
         try:
             grabber = FrameGrabber(open_source(spec))
-            link = cls(grabber, VisionPipeline(), StabilityFilter(), layout, feed, store)
+            link = cls(grabber, reader, feed, store)
         except Exception as exc:  # no camera found: manual entry, never a silent simulation
             log.warning("no camera (%s): manual-entry mode", exc)
             return None
@@ -122,31 +212,27 @@ class CameraLink:
                 continue
             index = frame.index
             try:
-                result = self.pipeline.process(frame.image)
-                self.mat_seen = bool(getattr(result, "mat_seen", False))
-                stable = self.stability.update(result)
+                read = self.reader.read(frame.image)
             except Exception:
                 log.exception("vision failed on frame %d", index)
                 continue
-            if stable is None:
-                continue
-            snapshot = to_core(stable.sightings, self.layout)
-            changes = diff(self.last, snapshot)
-            self.last = snapshot
-            if changes:
-                self.feed(changes, snapshot, self._evidence(frame.image))
-
-    def _evidence(self, image: Any) -> str | None:
-        try:
-            import cv2
-
-            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-            return self.store.put_evidence(jpeg.tobytes()) if ok else None
-        except Exception:
-            log.exception("could not keep the evidence frame")
-            return None
+            if read is not None:
+                changes, snapshot = read
+                self.feed(changes, snapshot, evidence(self.store, frame.image))
 
     def close(self) -> None:
         self._stop.set()
         self.grabber.stop()
         self._thread.join(2)
+
+
+def evidence(store: Any, image: Any) -> str | None:
+    """Keep ``image`` as the JPEG evidence of a change; its SHA-256 key, or None."""
+    try:
+        import cv2
+
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return store.put_evidence(jpeg.tobytes()) if ok else None
+    except Exception:
+        log.exception("could not keep the evidence frame")
+        return None
