@@ -237,3 +237,17 @@ def test_the_last_round_s_cards_left_on_the_mat_are_not_played_in_the_next_round
     card = next(c for c in state.playable(seat) if c not in {c for _, c in last})
     after = lay(leftovers, card, f"s{seat}.played")
     assert interpret(state, leftovers, after).moves == (Play(seat, card),)
+
+
+def test_every_adapter_rule_id_is_defined_in_docs_tables_md():
+    """DSP-Tn and DE-Tn: each id an adapter names is defined in docs/tables.md, and each defined one is used."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs" / "tables.md").read_text(encoding="utf-8")
+    for game, prefix in (("double_side_play", "DSP"), ("double_edge", "DE")):
+        source = (root / "engines" / game / "table.py").read_text(encoding="utf-8")
+        used = set(re.findall(rf'"({prefix}-T\d+)"', source))
+        defined = set(re.findall(rf"\*\*({prefix}-T\d+)\*\*", doc))
+        assert used and used == defined, (game, used, defined)
