@@ -1,0 +1,361 @@
+"""ガンナガン with ダブルエッジ through the camera: whole seeded games driven only by
+zone changes and table snapshots rendered from the engine's own state (phone,
+button and coin-toss board moves applied directly), the ダブルエッジ question,
+illegal physical moves flagged with a rule id, and the "table restored" check
+(engines/gun_and_gun/table.py, docs/tables-keener-gun-and-gun.md)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engines.core import FACE_DOWN, ChanceMove, Sighting, TableSnapshot, ZoneChange
+from engines.gun_and_gun import GAME
+from engines.gun_and_gun import mat as gg_mat
+from engines.gun_and_gun.moves import (
+    EndMain,
+    Load,
+    PlayAction,
+    PlayFunction,
+    ResolveFunction,
+    Respond,
+    SetResponse,
+)
+from engines.gun_and_gun.table import (
+    ADAPTER,
+    DECLARE,
+    DECLINE,
+    answer,
+    card_named,
+    differences,
+    expected,
+    interpret,
+    manual_moves,
+    restored,
+    sighting_of,
+)
+
+LAYOUT = gg_mat.layout(2, "double-edge")
+PHYSICAL = (PlayAction, PlayFunction, ResolveFunction, Respond, SetResponse, Load)
+"""Moves made on the table; shooting, skills, end of the main phase, no response and chance come from
+phones and devices."""
+
+
+# ---------------------------------------------------------------------------
+# A camera made of the engine's own state
+
+
+def spot(zone_id: str, i: int) -> tuple[float, float]:
+    zone = LAYOUT.zone(zone_id)
+    return zone.x + 6 + (i * 9) % (zone.w - 12), zone.y + zone.h / 2
+
+
+def render(state) -> TableSnapshot:
+    """What a camera over a tidy table sees: loaded cards and responses fanned face down, decks as one back,
+    the trash as its top card, every used card face up in the voltage area."""
+    out: list[Sighting] = []
+    for zone_id, e in expected(state).items():
+        cards = e.may_show[-1:] if zone_id.endswith(".trash") else e.face_up
+        for i, card in enumerate(cards):
+            out.append(Sighting(sighting_of(state, card), zone_id, *spot(zone_id, i)))
+        backs = e.face_down[0] if ".deck" in zone_id else e.face_down[1]
+        out.extend(Sighting(FACE_DOWN, zone_id, *spot(zone_id, len(cards) + j)) for j in range(backs))
+    return TableSnapshot(tuple(out))
+
+
+def diff(old: TableSnapshot, new: TableSnapshot) -> list[ZoneChange]:
+    """Stable changes by zone and face (copies of a name look alike): what left, then what arrived."""
+    before = Counter((x.zone, x.card) for x in old.sightings)
+    after = Counter((x.zone, x.card) for x in new.sightings)
+    out = [ZoneChange("removed", card, None, from_zone=zone)
+           for (zone, card), n in (before - after).items() for _ in range(n)]
+    out += [ZoneChange("placed", card, zone) for (zone, card), n in (after - before).items() for _ in range(n)]
+    return out
+
+
+def add(table: TableSnapshot, card: str, zone: str) -> TableSnapshot:
+    return TableSnapshot((*table.sightings, Sighting(card, zone, *spot(zone, 11))))
+
+
+def take(table: TableSnapshot, card: str, zone: str) -> TableSnapshot:
+    sights = list(table.sightings)
+    sights.pop(next(i for i, x in enumerate(sights) if x.zone == zone and x.card == card))
+    return TableSnapshot(tuple(sights))
+
+
+class Table:
+    """A seeded game, its physical table, and companion's referee loop in miniature."""
+
+    def __init__(self, seed: int, variant: str = "double-edge", **options):
+        self.state = GAME.new(2, variant, deal=seed, options=options)
+        self.rng = random.Random(seed)
+        self.chance()
+        self.table = render(self.state)
+        self.camera_moves = 0
+        self.kinds: set[type] = set()
+        self.declared = 0
+        self.asked = 0
+
+    def chance(self):
+        while self.state.pending_chance() is not None and self.state.outcome is None:
+            request = self.state.pending_chance()
+            self.state.apply(ChanceMove(tuple(self.rng.randrange(r) for r in request.ranges)))
+
+    def see(self, new: TableSnapshot, changes=None):
+        changes = diff(self.table, new) if changes is None else changes
+        self.table = new
+        return interpret(self.state, changes, new)
+
+    def tidy(self):
+        """Players put the table in order after a move; the camera sees no new move in it."""
+        result = self.see(render(self.state))
+        assert result.mismatch is None, result.mismatch
+        assert result.moves == () and result.questions == ()
+        assert restored(self.state, self.table), differences(self.state, self.table)
+
+    def gesture(self, move) -> TableSnapshot:
+        """The table right after a player made ``move`` with their hands."""
+        t, s = self.table, self.state
+        zone = lambda key: f"s{move.seat}.{key}"  # noqa: E731
+        if isinstance(move, PlayAction):
+            return add(t, sighting_of(s, move.card), zone("action"))
+        if isinstance(move, PlayFunction):
+            return add(t, sighting_of(s, move.card), zone("function"))
+        if isinstance(move, ResolveFunction):
+            return add(take(t, sighting_of(s, move.card), zone("function")), sighting_of(s, move.card),
+                       zone("voltage"))
+        if isinstance(move, Respond):
+            return add(take(t, FACE_DOWN, zone("response")), sighting_of(s, move.card), zone("response"))
+        if isinstance(move, SetResponse):
+            return add(t, FACE_DOWN, zone("response"))
+        assert isinstance(move, Load)
+        return add(t, FACE_DOWN, zone(f"loaded{move.gun}"))
+
+    def physical(self, move):
+        result = self.see(self.gesture(move))
+        assert result.mismatch is None, (move, result.mismatch)
+        if result.questions:
+            (question,) = result.questions
+            assert question.seat == move.seat and result.moves == ()
+            self.asked += 1
+            choice = self.choose(move, question.choices)
+            answered = answer(self.state, move.seat, choice)
+            assert answered is not None
+            self.state.apply(answered)  # the phone's (or the button's) answer
+            self.declared += getattr(answered, "double_edge", False)
+        else:
+            assert not getattr(move, "double_edge", False), "a declaration the adapter did not offer"
+            assert len(result.moves) == 1, (move, result)
+            got = result.moves[0]
+            assert type(got) is type(move) and got.seat == move.seat
+            assert self.state.table.card(getattr(got, "card", "") or move.card).name == \
+                self.state.table.card(move.card).name
+            self.state.apply(got)
+            self.camera_moves += 1
+            self.kinds.add(type(move))
+        self.chance()  # the coin-toss board
+        self.tidy()
+
+    @staticmethod
+    def choose(move, choices):
+        if isinstance(move, PlayAction | ResolveFunction):
+            want = DECLARE if move.double_edge else DECLINE
+            return next(c for c in choices if c.startswith(want + ":"))
+        name = move.card
+        return next((c for c in choices if c.endswith(":" + name)), choices[0])
+
+    def step(self):
+        seat = next(iter(self.state.to_act()))
+        options = self.state.legal_moves(seat)
+        assert options
+        busy = [m for m in options if not isinstance(m, EndMain)]
+        move = self.rng.choice(busy) if busy and self.rng.random() < 0.9 else options[0]
+        if isinstance(move, PHYSICAL):
+            self.physical(move)
+        else:
+            self.state.apply(move)
+            self.chance()
+            self.tidy()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_whole_seeded_game_through_the_camera(seed):
+    game = Table(seed)
+    for _ in range(3000):
+        if game.state.outcome is not None:
+            break
+        game.step()
+    assert game.state.outcome is not None
+    assert game.camera_moves >= 10
+    assert game.asked >= 1 and game.declared >= 1
+
+
+def test_every_kind_of_table_move_is_read_over_several_games():
+    kinds: set[type] = set()
+    declared = 0
+    for seed in range(6):
+        game = Table(20 + seed, gunners=["raven", "gina"] if seed % 2 else ["gina", "mirror"])
+        while game.state.outcome is None:
+            game.step()
+        kinds |= game.kinds
+        declared += game.declared
+    assert kinds >= {PlayAction, PlayFunction, ResolveFunction, Respond, SetResponse, Load}
+    assert declared >= 3
+
+
+def test_the_standard_game_never_asks_about_the_declaration():
+    game = Table(3, variant="standard")
+    while game.state.outcome is None:
+        game.step()
+    assert game.asked == 0 or game.declared == 0
+    assert game.declared == 0
+
+
+# ---------------------------------------------------------------------------
+# The ダブルエッジ question and illegal physical moves
+
+
+def to_main(game: Table, cond) -> None:
+    for _ in range(3000):
+        s = game.state.snapshot
+        if s.phase == "main" and s.pending is None and cond(game):
+            return
+        assert game.state.outcome is None, "the game ended before the wanted moment"
+        game.step()
+    raise AssertionError("never reached")
+
+
+def holds(game: Table, key: str):
+    seat = game.state.snapshot.active
+    return next((c for c in game.state.snapshot.players[seat].hand if game.state.table.card(c).key == key), None)
+
+
+def assert_refused_and_unchanged(game: Table, new: TableSnapshot, result, rule: str):
+    assert result.moves == () and result.mismatch is not None, result
+    assert result.mismatch.rule == rule, result.mismatch
+    assert result.mismatch.message and result.mismatch.fix
+    assert not restored(game.state, new)
+    assert differences(game.state, new)
+
+
+def test_keiryaku_asks_then_the_second_declaration_is_not_offered_and_a_second_keiryaku_is_refused():
+    game = Table(4)
+    to_main(game, lambda g: holds(g, "keiryaku") and len(g.state.snapshot.players[g.state.snapshot.active].voltage)
+            >= 1 and not g.state.snapshot.de_used and "keiryaku" not in g.state.snapshot.uses)
+    seat = game.state.snapshot.active
+    card = holds(game, "keiryaku")
+    before = game.state.to_json()
+    result = game.see(add(game.table, sighting_of(game.state, card), f"s{seat}.action"))
+    assert game.state.to_json() == before
+    assert result.moves == () and result.mismatch is None
+    (question,) = result.questions
+    assert question.seat == seat and "計略" in question.prompt and "ダブルエッジ" in question.prompt
+    assert question.choices == (f"{DECLARE}:play-action:{card}", f"{DECLINE}:play-action:{card}")
+    # the phone (or the coin-toss board's button) declares; the board tosses
+    game.state.apply(answer(game.state, seat, question.choices[0]))
+    assert game.state.pending_chance().kind == "coin"
+    # the card lies in the action zone while the coin is tossed; only the cost paid is still to move
+    assert not [d for d in differences(game.state, game.table) if "action zone" in d]
+    assert any("trash" in d or "voltage" in d for d in differences(game.state, game.table))
+    game.state.apply(ChanceMove((0,)))  # faces the declarer: draw 3, then 3 more
+    game.tidy()
+    # a second declaration this turn is not offered: another action is simply played
+    other = next((c for c in game.state.snapshot.players[seat].hand
+                  if game.state.table.card(c).type == "action" and game.state.check(PlayAction(seat, c)).ok), None)
+    if other is not None:
+        result = game.see(add(game.table, sighting_of(game.state, other), f"s{seat}.action"))
+        assert result.questions == () and result.moves == (PlayAction(seat, other),)
+        game.state.apply(result.moves[0])
+        game.tidy()
+        assert not game.state.check(PlayAction(seat, other, True)).ok
+    second = next((c for c in game.state.snapshot.players[seat].hand if game.state.table.card(c).key == "keiryaku"),
+                  None)
+    if second is not None:  # 【1ターン1度】
+        new = add(game.table, sighting_of(game.state, second), f"s{seat}.action")
+        assert_refused_and_unchanged(game, new, game.see(new), "GG-5.4")
+
+
+def test_a_declaration_on_a_bullet_is_refused_by_the_engine():
+    game = Table(5)
+    to_main(game, lambda g: any(isinstance(m, Load) for m in g.state.legal_moves(g.state.snapshot.active)))
+    seat = game.state.snapshot.active
+    load = next(m for m in game.state.legal_moves(seat) if isinstance(m, Load))
+    assert game.state.check(Load(seat, load.gun, load.card, True)).rule == "GG-DE-9.1"
+
+
+def test_a_bullet_in_the_action_zone_is_refused_and_the_table_restored():
+    game = Table(6)
+    to_main(game, lambda g: holds(g, "9mm-round") or holds(g, "slug"))
+    seat = game.state.snapshot.active
+    card = holds(game, "9mm-round") or holds(game, "slug")
+    before = game.state.to_json()
+    new = add(game.table, sighting_of(game.state, card), f"s{seat}.action")
+    result = game.see(new)
+    assert_refused_and_unchanged(game, new, result, "GG-T2")
+    assert game.state.to_json() == before
+    assert "face down" in result.mismatch.fix
+    back = take(new, sighting_of(game.state, card), f"s{seat}.action")
+    assert game.see(back).moves == ()
+    assert restored(game.state, back)
+
+
+def test_playing_out_of_turn_and_a_card_not_in_hand_are_refused():
+    game = Table(7)
+    to_main(game, lambda g: any(g.state.table.card(c).type == "action"
+                                for c in g.state.snapshot.players[1 - g.state.snapshot.active].hand))
+    seat = 1 - game.state.snapshot.active
+    card = next(c for c in game.state.snapshot.players[seat].hand if game.state.table.card(c).type == "action")
+    new = add(game.table, sighting_of(game.state, card), f"s{seat}.action")
+    assert_refused_and_unchanged(game, new, game.see(new), "GG-T4")
+    game.see(render(game.state))
+    missing = next(c for c in game.state.table.ids if game.state.table.card(c).type == "action"
+                   and not any(game.state.table.card(h).name == game.state.table.card(c).name
+                               for h in game.state.snapshot.players[1 - seat].hand))
+    new = add(game.table, sighting_of(game.state, missing), f"s{1 - seat}.action")
+    assert_refused_and_unchanged(game, new, game.see(new), "GG-T3")
+
+
+def test_an_unaffordable_card_and_an_unknown_card_are_refused():
+    game = Table(8)
+    to_main(game, lambda g: holds(g, "grenade") and len(g.state.snapshot.players[g.state.snapshot.active].voltage)
+            < 2)
+    seat = game.state.snapshot.active
+    new = add(game.table, sighting_of(game.state, holds(game, "grenade")), f"s{seat}.action")
+    assert_refused_and_unchanged(game, new, game.see(new), "GG-5.1")
+    game.see(render(game.state))
+    new = add(game.table, "taught:存在しないカード", f"s{seat}.action")
+    assert_refused_and_unchanged(game, new, game.see(new), "GG-T5")
+
+
+def test_face_down_load_asks_which_bullet_when_names_differ():
+    game = Table(9)
+    to_main(game, lambda g: len({g.state.table.card(c).name for c in g.state.snapshot.players[
+        g.state.snapshot.active].hand if g.state.table.card(c).type == "bullet"}) >= 2
+            and not g.state.snapshot.players[g.state.snapshot.active].loaded[0])
+    seat = game.state.snapshot.active
+    result = game.see(add(game.table, FACE_DOWN, f"s{seat}.loaded0"))
+    assert result.moves == () and result.mismatch is None
+    (question,) = result.questions
+    assert len(question.choices) >= 2 and all(c.startswith("load:0:") for c in question.choices)
+    move = answer(game.state, seat, question.choices[0])
+    assert isinstance(move, Load) and game.state.check(move).ok
+
+
+def test_names_and_answers():
+    assert card_named("taught:計略").key == "keiryaku"
+    assert card_named("taught:Stratagem").key == "keiryaku"
+    assert card_named("printed:3") is None and card_named("taught:nothing") is None
+    game = Table(10)
+    seat = game.state.snapshot.active
+    assert answer(game.state, seat, "nonsense") is None
+    assert answer(game.state, seat, "load:7:0A-01") is None
+
+
+def test_manual_entry_and_layout():
+    game = Table(11)
+    seat = game.state.snapshot.active
+    assert manual_moves(game.state, seat) == game.state.legal_moves(seat)
+    assert manual_moves(game.state, 1 - seat) == []
+    assert ADAPTER.layout(2, "double-edge") == gg_mat.layout(2, "double-edge")
