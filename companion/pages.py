@@ -8,12 +8,13 @@ card) need the table's display key; spectators get the public pages only.
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import json
 
-from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request, url_for
 
-from companion import qr
+from companion import i18n, qr
 from companion.hub import Hub
 from companion.i18n import gettext as _
 from companion.seats import format_code
@@ -21,6 +22,94 @@ from companion.sockets import cookie_name
 
 bp = Blueprint("pages", __name__)
 COOKIE_AGE = 7 * 24 * 3600
+LANG_COOKIE = "tc_lang"
+LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
+"""Each language named in itself, for the switch on every page."""
+
+
+def page_strings() -> dict[str, str]:
+    """Every sentence the pages' scripts show, in the reader's language (``{name}`` fields are filled
+    in by the script).  Field and move names are looked up here too; an unknown one is shown as is."""
+    return {
+        "connected": _("Connected"), "connecting": _("Connecting…"), "reconnecting": _("Reconnecting…"),
+        "seat_n": _("Seat {n}"), "you_seat": _("You are seat {n}"), "you": _("You"),
+        "your_turn": _("Your turn"), "waiting": _("Waiting for {who}"), "waiting_chance": _("Waiting for: {what}"),
+        "not_your_turn": _("Nothing to do now."), "confirm": _("Confirm"), "seal": _("Seal this card"),
+        "pick_one": _("Choose one, then confirm."), "sent": _("Sent."), "illegal_title": _("Not allowed"),
+        "rule": _("Rule {rule}"), "fix": _("Fix: {fix}"), "dismiss": _("Dismiss"),
+        "kicked": _("The host removed this phone from the seat."), "no_answer": _("The server did not answer."),
+        "not_json": _("That is not a move: write it as JSON, e.g. {example}"),
+        "join_failed": _("Could not join: {message}"), "join_again": _("Scan the seat's QR code again."),
+        "paused": _("The table is paused for a dispute; wait for the host."),
+        "resumed": _("Play resumes."), "over": _("Game over."), "winner": _("Winner: {who}"),
+        "tie": _("A tie between {who}"), "challenge_sure": _("Challenge the last move and pause the table?"),
+        "challenged": _("You challenged; the table is paused."), "manual": _("No list of moves: type the move."),
+        "to_play": _("{who} to play"), "nobody": _("nobody"), "camera_none": _("No camera: moves are entered by hand."),
+        "mat_seen": _("Mat seen"), "mat_missing": _("Mat not seen"), "markers": _("Markers found: {n} of {of}"),
+        "light": _("Light: {value}"), "unknown": _("unknown"), "yes": _("yes"), "no": _("no"),
+        "entry": _("Entry {seq} of {last}"), "entry_none": _("The start of the game"),
+        "by_seat": _("by seat {n}"), "hidden_move": _("a hidden move"), "accepted": _("accepted"),
+        "rejected": _("rejected"), "no_frame": _("No camera image yet."), "host_ok": _("Host controls unlocked."),
+        "done": _("Done."), "dice": _("Dice"), "coin": _("Coin"), "leds": _("LEDs"),
+        "board_button": _("Button {button} pressed (seat {n})"), "rolled": _("{label}: {values}"),
+        "illegal_table": _("Illegal move: {message}"), "seats_connected": _("{n} of {of} seats connected"),
+        "seat_move": _("{who}: {what}"), "entered": _("Move entered."),
+        "field": {
+            "hand": _("Your hand"), "my_pick": _("Your sealed card"), "my_sealed_base": _("Your sealed base"),
+            "known_in_hand": _("Known cards"), "hand_counts": _("Cards in hand"), "scores": _("Scores"),
+            "points": _("Points"), "bank": _("Bank"), "dice": _("Dice"), "round": _("Round"), "phase": _("Phase"),
+            "turn": _("Turn"), "trick": _("Trick"), "tricks_won": _("Tricks won"), "trump": _("Trump"),
+            "picked": _("Has chosen"), "hit_points": _("Hit points"), "hits": _("Hits"), "life": _("Life"),
+            "deck": _("Deck"), "bases": _("Bases"), "strikers": _("Strikers"), "supports": _("Supports"),
+            "discards": _("Discard piles"), "current_trick": _("Current trick"), "goals": _("Goals"),
+            "playable": _("Playable"), "commander": _("Commander"), "generators": _("Generators"),
+            "fighters": _("Fighters"), "defenses": _("Defenses"), "card": _("Card"), "cards": _("Cards"),
+            "indicators": _("Indicators"), "aces": _("Aces"), "hand_unseen": _("Cards not yet seen"),
+        },
+        "move": {
+            "pick": _("Seal a card"), "seal-base": _("Seal your base"), "end-turn": _("End turn"),
+            "declare": _("Declare"), "janken": _("Janken"), "confirm": _("Confirm"), "pass": _("Pass"),
+            "play": _("Play a card"), "play-card": _("Play a card"), "choose-opening": _("Choose your opening hand"),
+            "build-base": _("Build your base"), "play-striker": _("Play a Striker"),
+            "play-support": _("Play a Support"), "discard-support": _("Discard the Support"),
+            "play-gambit": _("Play a Gambit"), "draw": _("Draw a card"), "take-discard": _("Take a discard"),
+            "take-discards": _("Take the discards"), "indicate": _("Seal your indicator"), "claim": _("Claim"),
+            "reveal": _("Reveal"), "choose-trump": _("Choose trump"), "attack": _("Attack"), "block": _("Block"),
+            "load": _("Load"), "shoot": _("Shoot"), "respond": _("Respond"), "place": _("Place a card"),
+            "lunge": _("Lunge"), "deploy": _("Deploy"), "cloak": _("Cloak"), "activate": _("Activate"),
+            "round-won": _("won the round"), "picked": _("has chosen"), "chance-shown": _("Chance"),
+        },
+    }
+
+
+@bp.before_app_request
+def choose_language() -> None:
+    """``?lang=`` (remembered in a cookie), else the cookie, else the browser's Accept-Language."""
+    known = i18n.languages()
+    asked = request.args.get("lang", "")
+    lang = asked if asked in known else request.cookies.get(LANG_COOKIE, "")
+    if lang not in known:
+        lang = request.accept_languages.best_match(known) or i18n.DEFAULT
+    g.lang, g.lang_asked = lang, asked in known
+    i18n.set_language(lang)
+
+
+@bp.after_app_request
+def remember_language(resp: Response) -> Response:
+    if getattr(g, "lang_asked", False):
+        resp.set_cookie(LANG_COOKIE, g.lang, max_age=365 * 24 * 3600, samesite="Lax", path="/")
+    return resp
+
+
+@bp.app_context_processor
+def language_globals() -> dict:
+    def lang_url(code: str) -> str:
+        args = {**request.args.to_dict(), "lang": code}
+        return url_for(request.endpoint, **(request.view_args or {}), **args) if request.endpoint else "?lang=" + code
+
+    lang = getattr(g, "lang", i18n.DEFAULT)
+    return {"lang": lang, "lang_url": lang_url, "page_strings": page_strings,
+            "languages": [(code, LANGUAGE_NAMES.get(code, code)) for code in i18n.languages()]}
 
 
 def hub() -> Hub:
@@ -124,6 +213,64 @@ def seat_qr(table_id: str, seat: int):
         abort(403)
     return Response(qr.svg(qr.join_url(base(), table.seat(seat).token)), mimetype="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/t/<table_id>/status.json")
+def status(table_id: str):
+    """What the table page polls besides the socket: the camera's calibration, and (with the display key)
+    the move forms for manual entry (types and field names only: never a seat's legal cards)."""
+    table = _table(table_id)
+    out: dict = {"table": table.id, "camera": camera_status(), "frame": _latest_frame_url(table)}
+    if _has_key(table):
+        out["move_forms"] = [{"type": cls.type, "fields": [f.name for f in dataclasses.fields(cls) if f.name != "seat"]}
+                             for cls in table.game.move_types]
+    return out
+
+
+def camera_status() -> dict:
+    """The calibration panel: is there a camera, is the mat seen, how many markers, is the light good.
+
+    Read defensively from companion.camera's link (``mat_seen``, and ``markers_found``, ``light`` and
+    ``frames`` when the link keeps them): a field it does not keep is ``None``, shown as unknown."""
+    cam = current_app.extensions["companion"].camera
+    if cam is None:
+        return {"present": False}
+    def field(name: str):
+        value = getattr(cam, name, None)
+        return value() if callable(value) else value
+    return {"present": True, "mat_seen": field("mat_seen"), "markers_found": field("markers_found"),
+            "markers_needed": 4, "light": field("light"), "frames": field("frames")}
+
+
+def _latest_frame_url(table) -> str | None:
+    cam = current_app.extensions["companion"].camera
+    if cam is not None and callable(getattr(cam, "latest_jpeg", None)):
+        return url_for("pages.camera_frame", table_id=table.id)
+    digest = _latest_evidence(table)
+    return url_for("pages.evidence", table_id=table.id, digest=digest) if digest else None
+
+
+def _latest_evidence(table) -> str | None:
+    for entry in reversed(table.chain.entries):
+        if entry.get("evidence"):
+            return entry["evidence"]
+    return None
+
+
+@bp.get("/t/<table_id>/camera.jpg")
+def camera_frame(table_id: str):
+    """The newest camera image: the live frame when the camera link keeps one (``latest_jpeg()``),
+    else the latest evidence frame in the record; 404 when there is neither."""
+    table = _table(table_id)
+    cam = current_app.extensions["companion"].camera
+    if cam is not None and callable(getattr(cam, "latest_jpeg", None)):
+        data = cam.latest_jpeg()
+        if data:
+            return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+    digest = _latest_evidence(table)
+    if digest is None:
+        abort(404)
+    return redirect(url_for("pages.evidence", table_id=table.id, digest=digest))
 
 
 @bp.get("/t/<table_id>/record.jsonl")

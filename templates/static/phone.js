@@ -1,36 +1,192 @@
-// Minimal phone page (issue 10 builds the real one): join by cookie, show the private view.
+// The phone page: one seat's private view, the move the game wants now, and the answer to it.
+// The server sends this seat's view only (room <table>/seat/<n>): no other seat's secrets reach the page.
 (function () {
+  const { T, el, value, fields, moveLabel, seatName, verdictParts } = window.TC;
   const main = document.getElementById("phone");
   const table = main.dataset.table;
   const $ = (id) => document.getElementById(id);
-  let seq = -1;
-  const socket = io({ transports: ["websocket"] });
+  const lang = document.documentElement.lang || "en";
+  let seq = -1, seat = null, info = null, myTurn = false, selected = null, last = null;
+  const socket = io({ transports: ["websocket"], reconnectionDelay: 500, reconnectionDelayMax: 3000 });
+
+  function conn(state) {
+    const c = $("conn");
+    c.dataset.state = state;
+    c.textContent = T(state);
+    document.body.classList.toggle("offline", state !== "connected");
+  }
+  function notice(verdict) {
+    const n = $("notice");
+    if (!verdict) { n.hidden = true; return; }
+    const v = verdictParts(verdict);
+    $("notice-rule").textContent = v.rule ? T("rule", { rule: v.rule }) : "";
+    $("notice-text").textContent = v.text;
+    $("notice-fix").textContent = v.fix ? T("fix", { fix: v.fix }) : "";
+    n.hidden = false;
+    if (navigator.vibrate) navigator.vibrate([60, 60, 60]);
+    n.scrollIntoView({ block: "nearest" });
+  }
+  function banner(text) { const b = $("banner"); b.textContent = text || ""; b.hidden = !text; }
+
+  // ---- the private state ----------------------------------------------------
+  const MAIN = ["hand", "my_pick", "my_sealed_base", "known_in_hand", "hand_numbers", "playable", "bank", "dice",
+    "points", "scores", "tricks_won", "hit_points", "hits", "life", "round", "phase", "turn"];
+  function mine(view) {
+    const ctx = { seat, seats: (info && info.seats.length) || 0 };
+    const box = $("mine");
+    box.replaceChildren();
+    // Games that keep one object per seat (Keener's sides, the gunners, the fighters): yours first.
+    for (const key of ["sides", "players", "fighters"]) {
+      const list = view[key];
+      if (Array.isArray(list) && list[seat] && typeof list[seat] === "object") {
+        const own = el("div", "own");
+        own.append(el("h3", null, T("you")), fields(list[seat], ctx, ["bank", "life", "hit_points", "hits"]));
+        box.append(own);
+      }
+    }
+    const picked = {};
+    for (const k of MAIN) if (k in view) picked[k] = view[k];
+    box.append(fields(picked, ctx, MAIN));
+    $("all").replaceChildren(fields(view, ctx));
+    $("view").textContent = JSON.stringify(view, null, 1);
+  }
+
+  // ---- the action: one control built from the seat's legal moves --------------
+  function describe(move, varying) {
+    const parts = [];
+    for (const k of varying) parts.push(move[k]);
+    return parts;
+  }
+  function choose(move, button) {
+    selected = move;
+    for (const b of document.querySelectorAll("#choices button")) b.setAttribute("aria-pressed", b === button ? "true" : "false");
+    const confirm = $("confirm");
+    confirm.disabled = false;
+    const sealing = /seal|pick|indicate|build-base|cloak/.test(move.type);
+    confirm.textContent = sealing ? T("seal") : T("confirm") + ": " + moveLabel(move.type);
+  }
+  function action(view, moves) {
+    const box = $("choices");
+    box.replaceChildren();
+    selected = null;
+    const confirm = $("confirm");
+    confirm.disabled = true;
+    confirm.textContent = T("confirm");
+    const toAct = view.to_act || [];
+    if (view.outcome) {
+      $("action-title").textContent = T("over");
+      const who = (view.outcome.winners || []).map((i) => seatName(info, i)).join(", ");
+      $("action-hint").textContent = who ? T(view.outcome.tie ? "tie" : "winner", { who }) : "";
+      return;
+    }
+    if (moves === null) {
+      $("action-title").textContent = T("your_turn");
+      $("action-hint").textContent = T("manual");
+      $("typed").open = true;
+      return;
+    }
+    if (!moves || !moves.length) {
+      $("action-title").textContent = T("not_your_turn");
+      const others = toAct.filter((i) => i !== seat).map((i) => seatName(info, i));
+      $("action-hint").textContent = others.length ? T("waiting", { who: others.join(", ") })
+        : view.chance ? T("waiting_chance", { what: view.chance.label || view.chance.kind }) : "";
+      return;
+    }
+    $("action-title").textContent = T("your_turn");
+    $("action-hint").textContent = T("pick_one");
+    const groups = new Map();
+    for (const m of moves) { if (!groups.has(m.type)) groups.set(m.type, []); groups.get(m.type).push(m); }
+    for (const [type, list] of groups) {
+      const group = el("div", "group");
+      group.append(el("h3", null, moveLabel(type)));
+      const keys = [...new Set(list.flatMap((m) => Object.keys(m)))].filter((k) => k !== "type" && k !== "seat");
+      const varying = keys.filter((k) => new Set(list.map((m) => JSON.stringify(m[k]))).size > 1);
+      const shown = list.length === 1 ? keys : varying;
+      const row = el("div", "options");
+      for (const m of list) {
+        const b = el("button", "option");
+        b.type = "button";
+        b.setAttribute("aria-pressed", "false");
+        const parts = describe(m, shown);
+        if (!parts.length) b.textContent = moveLabel(type);
+        for (const p of parts) b.append(value(p, {}, ""));
+        b.dataset.move = JSON.stringify(m);
+        b.onclick = () => choose(m, b);
+        row.append(b);
+      }
+      group.append(row);
+      box.append(group);
+    }
+    if (moves.length === 1) choose(moves[0], box.querySelector("button"));
+  }
+
   function show(msg) {
     if (!msg || msg.seq < seq) return;
     seq = msg.seq;
-    $("view").textContent = JSON.stringify(msg.view, null, 1);
-    if (msg.view && (msg.view.to_act || []).includes(msg.seat) && navigator.vibrate) navigator.vibrate(80);
+    last = msg;
+    if (msg.info) info = msg.info;
+    if (msg.seat !== undefined && msg.seat !== null) seat = msg.seat;
+    const s = info && info.seats[seat];
+    $("seat").textContent = T("seat_n", { n: seat + 1 });
+    $("who").textContent = s && s.name ? "· " + s.name : "";
+    const moves = msg.moves === undefined ? [] : msg.moves;
+    const nowMine = moves === null || moves.length > 0;
+    if (nowMine && !myTurn && navigator.vibrate) navigator.vibrate(120);
+    myTurn = nowMine;
+    document.body.classList.toggle("my-turn", myTurn);
+    mine(msg.view || {});
+    action(msg.view || {}, moves);
+    banner(info && info.paused ? T("paused") : "");
   }
-  function notice(text) { const n = $("notice"); n.textContent = text; n.hidden = !text; }
-  socket.on("connect", () => {
-    $("conn").textContent = "connected";
-    socket.emit("join", { table }, (ack) => {
-      if (!ack || !ack.ok) { notice(ack ? ack.message : "no answer"); return; }
-      $("seat").textContent = "Seat " + (ack.seat + 1);
+
+  function join() {
+    socket.emit("join", { table, lang }, (ack) => {
+      if (!ack || !ack.ok) {
+        $("seat").textContent = T("join_failed", { message: ack ? ack.message : T("no_answer") });
+        banner(T("join_again"));
+        return;
+      }
+      seq = -1;
       show(ack);
     });
-  });
-  socket.on("disconnect", () => { $("conn").textContent = "reconnecting…"; });
+  }
+  function play(move) {
+    socket.emit("play", { table, move }, (ack) => {
+      if (!ack) { notice({ rule: "", message: T("no_answer") }); return; }
+      if (ack.ok) notice(null);
+      else notice(ack.verdict || { rule: ack.code, message: ack.message });
+    });
+  }
+  socket.on("connect", () => { conn("connected"); join(); });
+  socket.on("disconnect", () => conn("reconnecting"));
+  socket.io.on("reconnect_attempt", () => conn("reconnecting"));
   socket.on("view", show);
-  socket.on("rejected", (m) => notice(`${m.verdict.rule}: ${m.verdict.message}` + (m.verdict.fix ? ` — ${m.verdict.fix}` : "")));
-  socket.on("illegal", (m) => notice(`${m.verdict.rule}: ${m.verdict.message}` + (m.verdict.fix ? ` — ${m.verdict.fix}` : "")));
-  socket.on("kicked", () => notice("The host removed this phone from the seat."));
-  socket.on("error", (m) => notice(m.message));
+  socket.on("rejected", (m) => notice(m.verdict));
+  socket.on("illegal", (m) => notice(m.verdict));
+  socket.on("paused", () => banner(T("paused")));
+  socket.on("resumed", () => banner(""));
+  socket.on("question", (q) => banner(q.prompt + (q.choices && q.choices.length ? " — " + q.choices.join(" / ") : "")));
+  socket.on("kicked", () => { banner(T("kicked")); socket.disconnect(); });
+  socket.on("error", (m) => { if (m && m.event !== "play") notice({ rule: m.code, message: m.message }); });
+
+  $("confirm").onclick = () => { if (selected) play(selected); };
+  $("notice-close").onclick = () => notice(null);
   $("send").onclick = () => {
     let move;
-    try { move = JSON.parse($("move").value); } catch (e) { notice("That is not JSON."); return; }
-    notice("");
-    socket.emit("play", { table, move }, (ack) => { if (ack && ack.ok) notice(""); });
+    try { move = JSON.parse($("move").value); } catch (e) { notice({ rule: "", message: T("not_json", { example: '{"type": "end-turn"}' }) }); return; }
+    play(move);
   };
-  $("challenge").onclick = () => socket.emit("challenge", { table, reason: "" });
+  $("challenge").onclick = () => {
+    if (!window.confirm(T("challenge_sure"))) return;
+    socket.emit("challenge", { table, reason: "" }, (ack) => {
+      if (ack && ack.ok) banner(T("challenged"));
+      else if (ack) notice(ack.verdict || { rule: ack.code, message: ack.message });
+    });
+  };
+  $("name-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const name = $("name").value.trim();
+    if (name) socket.emit("profile", { table, name }, (ack) => { if (ack && !ack.ok) notice({ rule: ack.code, message: ack.message }); });
+  };
+  conn("connecting");
 })();

@@ -1,30 +1,272 @@
-// Minimal table page (issue 10 builds the real one): public view, event log, illegal-move banner.
+// The table page: public view, whose turn, score, camera and calibration, event log, illegal-move
+// banners, the dispute viewer, the virtual device panel, host controls and manual entry.
 (function () {
+  const { T, el, value, fields, moveLabel, seatName, sentence, verdictParts } = window.TC;
   const main = document.getElementById("table");
   const table = main.dataset.table;
   const key = main.dataset.key || undefined;
+  const nSeats = Number(main.dataset.seats);
   const $ = (id) => document.getElementById(id);
-  let seq = -1;
-  const socket = io({ transports: ["websocket"] });
-  function log(text) { const li = document.createElement("li"); li.textContent = text; $("log").prepend(li); }
-  function show(msg) {
-    if (!msg || msg.seq < seq) return;
-    seq = msg.seq;
-    $("view").textContent = JSON.stringify(msg.view, null, 1);
-    for (const e of msg.events || []) log(JSON.stringify(e));
-    if (msg.info) for (const s of msg.info.seats) {
+  const lang = document.documentElement.lang || "en";
+  let seq = -1, info = null, view = {}, forms = [];
+  const socket = io({ transports: ["websocket"], reconnectionDelay: 500, reconnectionDelayMax: 3000 });
+  const statusUrl = `/t/${table}/status.json` + (key ? `?key=${encodeURIComponent(key)}` : "");
+
+  function conn(state) { const c = $("conn"); c.dataset.state = state; c.textContent = T(state); }
+  function banner(text) { const b = $("banner"); b.textContent = text || ""; b.hidden = !text; }
+  function log(text, cls) {
+    const li = el("li", cls, text);
+    $("log").prepend(li);
+    while ($("log").children.length > 200) $("log").lastChild.remove();
+  }
+  function illegal(verdict) {
+    const n = $("illegal");
+    if (!verdict) { n.hidden = true; return; }
+    const v = verdictParts(verdict);
+    n.replaceChildren(el("strong", null, T("illegal_table", { message: v.text })), el("span", "rule", T("rule", { rule: v.rule })));
+    if (v.fix) n.append(el("p", "fix", T("fix", { fix: v.fix })));
+    n.hidden = false;
+    log(T("illegal_table", { message: v.text }) + " (" + v.rule + ")", "bad");
+  }
+
+  // ---- status: whose turn, what is awaited, the score -----------------------
+  const SCORE_KEYS = ["scores", "points", "tricks_won", "hit_points", "hits", "life", "hand_counts"];
+  function status() {
+    const toAct = view.to_act || [];
+    if (view.outcome) {
+      const who = (view.outcome.winners || []).map((i) => seatName(info, i)).join(", ");
+      $("turn").textContent = T("over");
+      $("awaited").textContent = who ? T(view.outcome.tie ? "tie" : "winner", { who }) : (view.outcome.reason || "");
+    } else {
+      $("turn").textContent = T("to_play", { who: toAct.length ? toAct.map((i) => seatName(info, i)).join(", ") : T("nobody") });
+      $("awaited").textContent = view.chance ? T("waiting_chance", { what: view.chance.label || view.chance.kind })
+        : (view.phase ? String(view.phase) : "") + (view.doing ? " — " + view.doing : "");
+    }
+    // Score: one row per numeric per-seat field (of the view, or of its per-seat objects).
+    const rows = [];
+    for (const k of SCORE_KEYS) if (Array.isArray(view[k]) && view[k].length === nSeats) rows.push([k, view[k]]);
+    for (const list of ["sides", "players", "fighters"]) {
+      if (!Array.isArray(view[list]) || view[list].length !== nSeats) continue;
+      for (const k of SCORE_KEYS) if (view[list].every((o) => o && typeof o[k] === "number")) rows.push([k, view[list].map((o) => o[k])]);
+    }
+    const t = el("table", "scores");
+    const head = el("tr");
+    head.append(el("th"));
+    for (let i = 0; i < nSeats; i++) {
+      const th = el("th", toAct.includes(i) ? "acting" : null, seatName(info, i));
+      const s = info && info.seats[i];
+      if (s && !s.connected) th.classList.add("away");
+      head.append(th);
+    }
+    t.append(head);
+    for (const [k, vals] of rows) {
+      const tr = el("tr");
+      tr.append(el("th", null, TC.label(k)));
+      for (const x of vals) tr.append(el("td", null, String(x)));
+      t.append(tr);
+    }
+    $("score").replaceChildren(t);
+    $("all").replaceChildren(fields(view, { seats: nSeats, seat: -1 }));
+    $("view").textContent = JSON.stringify(view, null, 1);
+  }
+  function seats() {
+    if (!info) return;
+    let connected = 0;
+    for (const s of info.seats) {
       const fig = document.querySelector(`.seat[data-seat="${s.seat}"]`);
       if (fig) fig.hidden = s.connected;
+      if (s.connected) connected++;
+    }
+    const box = $("seats");
+    if (box) box.hidden = connected === info.seats.length;
+  }
+
+  // ---- device panel: dice, coin, LEDs (from chance and device events) --------
+  const DICE = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+  const shown = {};
+  function device(kind, seat, text, big) {
+    const id = kind + ":" + (seat === null || seat === undefined ? "-" : seat);
+    shown[id] = { kind, seat, text, big };
+    const panel = $("devices");
+    panel.replaceChildren();
+    for (const d of Object.values(shown)) {
+      const box = el("div", "device " + d.kind);
+      box.append(el("small", null, T(d.kind) + (typeof d.seat === "number" ? " · " + seatName(info, d.seat) : "")),
+        el("span", "big", d.big), el("small", null, d.text));
+      panel.append(box);
     }
   }
+  function onEvents(events) {
+    for (const e of events || []) {
+      log(sentence(e, info));
+      if (e.type === "chance-shown") {
+        if (e.kind === "coin") device("coin", e.seat, e.label || "", String(e.values[0]));
+        else device("dice", e.seat, e.label || "", e.values.map((x) => DICE[x] || x + 1).join(" "));
+      }
+    }
+  }
+
+  function show(msg) {
+    if (!msg || msg.seq < seq) return;
+    const moved = msg.seq > seq;
+    seq = msg.seq;
+    if (msg.info) info = msg.info;
+    view = msg.view || {};
+    if (moved) illegal(null);
+    status();
+    seats();
+    onEvents(msg.events);
+    banner(info && info.paused ? T("paused") : "");
+    manualSeats();
+    refreshStatus();
+  }
+
+  // ---- camera and calibration ------------------------------------------------
+  let polling = null;
+  function refreshStatus() {
+    fetch(statusUrl, { cache: "no-store" }).then((r) => r.json()).then((st) => {
+      const c = st.camera || {};
+      const list = $("calibration");
+      list.replaceChildren();
+      if (!c.present) list.append(el("li", "muted", T("camera_none")));
+      else {
+        list.append(el("li", c.mat_seen ? "ok" : "bad", c.mat_seen ? T("mat_seen") : T("mat_missing")));
+        list.append(el("li", c.markers_found === c.markers_needed ? "ok" : (c.markers_found == null ? "muted" : "bad"),
+          T("markers", { n: c.markers_found == null ? T("unknown") : c.markers_found, of: c.markers_needed })));
+        list.append(el("li", c.light == null ? "muted" : (c.light === "ok" || c.light === true ? "ok" : "bad"),
+          T("light", { value: c.light == null ? T("unknown") : (c.light === true ? T("yes") : c.light) })));
+      }
+      const img = $("frame");
+      if (st.frame) {
+        const src = st.frame + (st.frame.includes("?") ? "&" : "?") + "t=" + Date.now();
+        if (st.frame.includes("/camera.jpg") || img.dataset.base !== st.frame) { img.src = src; img.dataset.base = st.frame; }
+        img.hidden = false; $("frame-none").hidden = true;
+      }
+      if (st.move_forms && !forms.length) { forms = st.move_forms; manualForm(); }
+      if (c.present && !polling) polling = setInterval(refreshStatus, 1000);
+    }).catch(() => {});
+  }
+
+  // ---- dispute viewer ---------------------------------------------------------
+  function record(n) {
+    n = Math.max(0, Math.min(n, seq));
+    $("rec-seq").value = n;
+    socket.emit("record", { table, seq: n }, (ack) => {
+      if (!ack || !ack.ok) { $("rec-entry").textContent = ack ? (ack.verdict || ack).message : T("no_answer"); return; }
+      const e = ack.entry;
+      let text = T("entry", { seq: ack.seq, last: ack.last });
+      if (!e) text += " — " + T("entry_none");
+      else {
+        text += " — " + (e.kind || "") + (typeof e.seat === "number" ? " " + T("by_seat", { n: e.seat + 1 }) : "") + " (" + (e.source || "") + ")";
+        if (e.move && e.move.type) text += ": " + moveLabel(e.move.type);
+        if (e.verdict) text += " — " + (e.verdict.ok ? T("accepted") : T("rejected") + " " + (e.verdict.rule || "") + " " + (e.verdict.message || ""));
+      }
+      $("rec-entry").textContent = text;
+      const img = $("rec-evidence");
+      if (e && e.evidence) { img.src = `/t/${table}/evidence/${e.evidence}`; img.hidden = false; } else img.hidden = true;
+      $("rec-view").replaceChildren(fields(ack.view || {}, { seats: nSeats, seat: -1 }));
+    });
+  }
+  $("rec-prev").onclick = () => record(Number($("rec-seq").value) - 1);
+  $("rec-next").onclick = () => record(Number($("rec-seq").value) + 1);
+  $("rec-last").onclick = () => record(seq);
+  $("rec-seq").onchange = () => record(Number($("rec-seq").value));
+  $("dispute").addEventListener("toggle", () => { if ($("dispute").open) record(seq); });
+
+  // ---- manual entry (display key only) ----------------------------------------
+  function manualSeats() {
+    for (const id of ["manual-seat", "host-seat"]) {
+      const sel = $(id);
+      if (!sel || sel.options.length) continue;
+      for (let i = 0; i < nSeats; i++) { const o = el("option", null, seatName(info, i)); o.value = i; sel.append(o); }
+    }
+    const sel = $("manual-seat");
+    if (sel && (view.to_act || []).length && document.activeElement !== sel) sel.value = view.to_act[0];
+  }
+  function manualForm() {
+    const sel = $("manual-type");
+    if (!sel) return;
+    sel.replaceChildren();
+    for (const f of forms) { const o = el("option", null, moveLabel(f.type)); o.value = f.type; sel.append(o); }
+    const fieldsFor = () => {
+      const f = forms.find((x) => x.type === sel.value);
+      const box = $("manual-fields");
+      box.replaceChildren();
+      for (const name of (f ? f.fields : [])) {
+        const lab = el("label", null, TC.label(name) + " ");
+        const input = el("input");
+        input.name = name; input.autocomplete = "off"; input.placeholder = name;
+        lab.append(input);
+        box.append(lab);
+      }
+    };
+    sel.onchange = fieldsFor;
+    fieldsFor();
+  }
+  const manual = $("manual-form");
+  if (manual) manual.onsubmit = (ev) => {
+    ev.preventDefault();
+    const move = { type: $("manual-type").value };
+    for (const input of $("manual-fields").querySelectorAll("input")) {
+      if (input.value === "") continue;
+      try { move[input.name] = JSON.parse(input.value); } catch (e) { move[input.name] = input.value; }
+    }
+    socket.emit("play", { table, move, seat: Number($("manual-seat").value) }, (ack) => {
+      const v = ack && ack.verdict ? verdictParts(ack.verdict) : { rule: ack && ack.code, text: ack ? ack.message : T("no_answer") };
+      $("manual-answer").textContent = ack && ack.ok ? T("entered") : `${v.rule}: ${v.text}` + (v.fix ? " — " + T("fix", { fix: v.fix }) : "");
+      $("manual-answer").className = "hint " + (ack && ack.ok ? "ok" : "bad");
+    });
+  };
+
+  // ---- host controls -------------------------------------------------------------
+  const auth = $("host-auth");
+  function hostAnswer(ack) {
+    $("host-answer").textContent = ack && ack.ok ? T("done") : ack ? ((ack.verdict || ack).message || "") : T("no_answer");
+  }
+  if (auth) auth.onsubmit = (ev) => {
+    ev.preventDefault();
+    socket.emit("host_auth", { table, pin: $("host-pin").value }, (ack) => {
+      if (ack && ack.ok) { auth.hidden = true; $("host-controls").hidden = false; $("host-answer").textContent = T("host_ok"); }
+      else hostAnswer(ack);
+    });
+  };
+  for (const b of document.querySelectorAll("#host-controls [data-action]")) b.onclick = () => {
+    const msg = { table, action: b.dataset.action };
+    if (["kick", "reissue"].includes(msg.action)) msg.seat = Number($("host-seat").value);
+    if (msg.action === "rollback") msg.to = Number($("host-to").value);
+    socket.emit("host", msg, hostAnswer);
+  };
+
+  // ---- socket -----------------------------------------------------------------
   socket.on("connect", () => {
-    $("conn").textContent = "connected";
-    socket.emit("watch", key ? { table, key } : { table }, show);
+    conn("connected");
+    const msg = key ? { table, key, lang } : { table, lang };
+    socket.emit("watch", msg, (ack) => { seq = -1; show(ack); });
   });
-  socket.on("disconnect", () => { $("conn").textContent = "reconnecting…"; });
+  socket.on("disconnect", () => conn("reconnecting"));
   socket.on("view", show);
-  socket.on("illegal", (m) => { const n = $("illegal"); n.hidden = false; n.textContent = `${m.verdict.rule}: ${m.verdict.message}` + (m.verdict.fix ? ` — ${m.verdict.fix}` : ""); });
-  socket.on("paused", (m) => log("paused: " + JSON.stringify(m.paused)));
-  socket.on("resumed", (m) => log("resumed: " + m.ruling));
-  socket.on("over", (m) => log("game over: " + JSON.stringify(m.outcome)));
+  socket.on("illegal", (m) => illegal(m.verdict));
+  socket.on("seats", (m) => { if (m.info) { info = m.info; seats(); status(); } });
+  socket.on("seat_links", () => {
+    for (const img of document.querySelectorAll(".seat img")) img.src = img.src.split("&t=")[0] + "&t=" + Date.now();
+    if (key) fetch(`/t/${table}/seats.json?key=${encodeURIComponent(key)}`).then((r) => r.json()).then((d) => {
+      for (const s of d.seats) {
+        const fig = document.querySelector(`.seat[data-seat="${s.seat}"]`);
+        if (fig) { fig.querySelector("a").href = s.url; fig.querySelector("code").textContent = s.code; }
+      }
+    });
+  });
+  socket.on("paused", () => { banner(T("paused")); log(T("paused"), "bad"); $("dispute").open = true; record(seq); });
+  socket.on("resumed", () => { banner(""); log(T("resumed")); });
+  socket.on("over", () => log(T("over")));
+  socket.on("question", (q) => log(q.prompt + (q.choices && q.choices.length ? " — " + q.choices.join(" / ") : "")));
+  socket.on("device", (d) => {
+    const data = d.data || {};
+    if (d.kind === "roll_shown") device("dice", data.seat, "", (data.values || []).map((x) => DICE[x - 1] || x).join(" "));
+    else if (d.kind === "coin_shown") device("coin", data.seat, "", String(data.face));
+    else if (d.kind === "button") log(T("board_button", { button: data.button, n: data.seat === null ? "—" : data.seat + 1 }));
+    else device("leds", null, d.kind, JSON.stringify(data));
+  });
+  conn("connecting");
+  refreshStatus();
 })();
