@@ -49,6 +49,9 @@ class Snap:
     winners: tuple[int, ...] = ()
     tie: bool = False
     reason: str = ""
+    known: tuple[tuple[str, ...], ...] = ((), ())
+    """Cards each seat took into its hand face up (from a discard pile or its Base):
+    the whole table saw them, so they are public while they stay in that hand (DE-R19)."""
 
 
 _FIELDS = tuple(f.name for f in fields(Snap))
@@ -93,6 +96,7 @@ class Table:
         self.winners = s.winners
         self.tie = s.tie
         self.reason = s.reason
+        self.known = [list(s.known[0]), list(s.known[1])]
 
     def freeze(self) -> Snap:
         # Positional and spelled out per seat: this runs once per accepted move, so it is kept cheap.
@@ -108,9 +112,14 @@ class Table:
             (tuple(d[0]), tuple(d[1])), tuple(self.pending),
             tuple(self.had_striker), self.claim_seat, tuple(self.claim_cards),
             self.winners, self.tie, self.reason,
+            (tuple(self.known[0]), tuple(self.known[1])),
         )
 
     # ---- small facts the rules read -------------------------------------
+    def took_face_up(self, seat: int, card: str) -> None:
+        """``card`` entered ``seat``'s hand in view of the table (DE-R19)."""
+        self.known[seat] = [c for c in self.known[seat] if c in self.hands[seat] and c != card] + [card]
+
     def hand_size(self, seat: int) -> int:
         return len(self.hands[seat]) + self.hand_unknown[seat]
 

@@ -412,6 +412,7 @@ class DoubleEdgeState(State[Snap]):
     def _take_top(self, t: Table, seat: int, pile: int, events: list[Event]) -> None:
         card = t.discards[pile].pop()
         t.hands[seat].append(card)
+        t.took_face_up(seat, card)
         events.append(m.TookDiscard(seat, pile, card))
 
     # ---- the action turn -------------------------------------------------
@@ -507,6 +508,7 @@ class DoubleEdgeState(State[Snap]):
         card = t.bases[seat].pop(0)
         if t.hand_size(seat) < HAND_LIMIT:
             t.hands[seat].append(card)
+            t.took_face_up(seat, card)
             events.append(m.BaseLost(seat, card, "hand"))
         else:
             t.discards[seat].append(card)
@@ -699,6 +701,7 @@ class DoubleEdgeState(State[Snap]):
             "supports": [support_shown(i) for i in (0, 1)],
             "indicators": [indicator_shown(i) for i in (0, 1)],
             "discards": [list(d) for d in s.discards],
+            "known_in_hand": [[c for c in s.known[i] if c in s.hands[i]] for i in (0, 1)],
             "pending_reveals": [{"seat": i, "what": w} for i, w in s.pending],
             "claim": {"seat": s.claim_seat, "cards": list(s.claim_cards)} if s.phase == "claim" else None,
         }
@@ -715,7 +718,8 @@ class DoubleEdgeState(State[Snap]):
         for i in (0, 1):
             if i == seat:
                 continue
-            secret.update(s.hands[i])
+            public = s.known[i]
+            secret.update(c for c in s.hands[i] if c not in public)
             secret.update(s.sealed_bases[i])
             if s.supports[i] is not None and not s.support_up[i]:
                 secret.add(s.supports[i])  # type: ignore[arg-type]

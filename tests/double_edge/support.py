@@ -31,7 +31,7 @@ def table(variant: str = "standard", deal: int | str = 0, options: dict | None =
     defaults.update(fields)
     if defaults["phase"] == "indicate" and "had_striker" not in fields:
         defaults["had_striker"] = tuple(x is not None for x in defaults.get("strikers", (None, None)))
-    for key in ("hands", "bases", "sealed_bases", "middles", "discards"):
+    for key in ("hands", "bases", "sealed_bases", "middles", "discards", "known"):
         if key in defaults:
             defaults[key] = tuple(tuple(x) for x in defaults[key])
     for key in ("deck", "claim_cards"):

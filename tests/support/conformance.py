@@ -5,7 +5,8 @@ Random playouts from many seeds, checking at every step that:
 - ``check`` agrees with ``apply`` on moves that are not legal now, and a
   rejected ``apply`` leaves the state unchanged, with a rule id;
 - ``to_json``/``load`` round-trips and the loaded state lists the same moves;
-- no ``view(seat)`` contains a string of ``hidden_from(seat)``;
+- no ``view(seat)`` contains a string of ``hidden_from(seat)``, and no event
+  (events are public) a string of ``hidden_from(None)``;
 - ``undo`` restores the previous state;
 - the game record, replayed, reproduces the same final state.
 """
@@ -103,8 +104,10 @@ def check_game(game: Game, seats: int, variant: str, options: dict, seed: int, m
         verdict = state.check(move)
         assert verdict.ok, f"{move} refused: {verdict}"
         events = state.apply(move)
+        secret = state.hidden_from(None)
         for event in events:
-            json.dumps(event.to_json())
+            leaked = secret.intersection(leaves(event.to_json()))
+            assert not leaked, f"event {event.type} names hidden cards {sorted(leaked)}"
         state.undo()
         assert state.to_json() == snapshot, "undo did not restore the state"
         state.apply(move)
