@@ -141,6 +141,7 @@ def play_game(variant: str, seed: int, max_rounds: int = 40):
     rng = random.Random(seed)
     seen: dict[str, int] = {}
     refused: set[str] = set()
+    committed: dict[int, str] = {}
     table = table_of(state)
     while state.outcome is None:
         chance = state.pending_chance()
@@ -163,6 +164,16 @@ def play_game(variant: str, seed: int, max_rounds: int = 40):
             table = after
             seen["lazy-striker"] = seen.get("lazy-striker", 0) + 1
             continue
+        if len(committed) == 2 and s.phase != "indicate":
+            # The indicators are turned over where they lie (the engine already resolved the action
+            # turn): nothing to do and nobody to blame.
+            flipped = TableSnapshot(tuple(Sighting(committed[int(x.zone[1])], x.zone, 0, 0)
+                                          if x.card == FACE_DOWN and x.zone.endswith(".indicator") else x
+                                          for x in table.sightings))
+            result = interpret(state, table, flipped)
+            assert result.mismatch is None and result.moves == (), result
+            table = flipped
+            committed.clear()
         # The table catches up with what the engine resolved (combat, reveals, discards).
         new = table_of(state)
         result = interpret(state, table, new)
@@ -199,11 +210,17 @@ def play_game(variant: str, seed: int, max_rounds: int = 40):
             table = after
         else:
             state.apply(move)  # a phone move
+            if isinstance(move, m.Indicate):
+                committed[move.seat] = move.card
             if isinstance(move, m.PlaySupport | m.Indicate | m.BuildBase):
                 # The face-down card(s) the phone sealed now lie on the mat: nothing to do but wait.
-                new = table_of(state)
+                # (An indicator is laid as a back; the engine may already have resolved the action turn.)
+                zone = f"s{move.seat}.indicator"
+                new = plus(table, Sighting(FACE_DOWN, zone, 0, 0)) if isinstance(move, m.Indicate) \
+                    else table_of(state)
                 result = interpret(state, table, new)
                 assert result.mismatch is None and result.moves == (), result
+                table = new
         seen[move.type] = seen.get(move.type, 0) + 1
     return state, seen, refused
 

@@ -250,7 +250,9 @@ def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: Tabl
         for card in leaving:
             if card:
                 homes.setdefault(card, set()).add(f"s{seat}.discard")
-    fresh = {(ch.card, ch.zone) for ch in changes if ch.kind in ("placed", "moved", "flipped")}
+    # Only cards laid or moved are blamed: a card turned over in place (an indicator or an attacked
+    # Support the engine has already resolved) was already there face down.
+    fresh = {(ch.card, ch.zone) for ch in changes if ch.kind in ("placed", "moved")}
     questions: list[Question] = []
     claim_cards = set(s.claim_cards) if s.phase == "claim" else set()
 
@@ -359,8 +361,8 @@ def _face_down(state: DoubleEdgeState, seat: int, key: str) -> Question | Adapte
         if s.phase == "indicate":
             return Question(seat, "Seal your indicator on your phone: which card (or ace) is it?",
                             (*ACES[seat], *hand))
-        return _mismatch("DE-8.1", "an indicator is committed only in the action turn",
-                         "take the face-down card back")
+        # Outside the action turn a back here is no fault: in a seeded deal the last seal may resolve
+        # the action turn before the camera sees the card laid.  differences() asks for it to be cleared.
     return None
 
 
