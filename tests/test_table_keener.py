@@ -385,3 +385,26 @@ def test_manual_entry_lists_moves_in_both_deal_modes():
 
 def test_layout_is_the_mat():
     assert ADAPTER.layout(2, "standard") == keener_mat.layout(2, "standard")
+
+
+def test_hand_shuffled_decks_play_through_the_camera():
+    """Physical deal: the hand is unknown, so a card put down is taken from the seat's unseen copies."""
+    state = GAME.new(2, deal="physical")
+    seat = next(iter(state.to_act()))
+    table = render(state)
+    generator = next(c for c in state.snapshot.sides[seat].unseen if card_id(c) == "merchant")  # 1 Gold
+    x, y = spot(f"s{seat}.generators", 0)
+    new = TableSnapshot((*table.sightings, Sighting(marker(generator), f"s{seat}.generators", x, y)))
+    result = interpret(state, diff(table, new), new)
+    assert result.mismatch is None and len(result.moves) == 1
+    assert isinstance(result.moves[0], PlayGenerator) and card_id(result.moves[0].card) == card_id(generator)
+    state.apply(result.moves[0])
+    assert generator not in state.snapshot.sides[seat].unseen
+    assert restored(state, new)
+    # a face-down card in the Spending phase asks for the seal, with no card named (the phone knows it)
+    zone = f"s{seat}.fighters"
+    down = TableSnapshot((*new.sightings, Sighting(FACE_DOWN, zone, *spot(zone, 4))))
+    result = interpret(state, diff(new, down), down)
+    assert result.moves == () and result.questions[0].seat == seat and result.questions[0].choices == ()
+    state.apply(Cloak(seat, "", commit("master-assassin", "salt")))
+    assert restored(state, down)
