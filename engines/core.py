@@ -16,6 +16,7 @@ cheap exact ``undo`` (the dispute viewer's roll-back) for free.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import json
@@ -431,6 +432,14 @@ class State(ABC, Generic[S]):
         self._s = new
         return events
 
+    def copy(self) -> State[S]:
+        """The same position with an empty undo stack; applying moves to it never touches ``self``
+        (snapshots are immutable), so adapters and bots can try moves on it."""
+        twin = copy.copy(self)
+        twin.options = dict(self.options)
+        twin._history = []
+        return twin
+
     def undo(self) -> None:
         """Take back the last applied move (python-chess's ``pop``)."""
         if not self._history:
@@ -660,6 +669,24 @@ class ZoneChange:
 
 
 @dataclass(frozen=True)
+class ZoneExpectation:
+    """What the camera should see in one zone when the table matches the engine.
+
+    ``face_up``: cards that must lie here face up (in stack order, top first, when
+    ``ordered``).  ``face_down``: how many backs may be seen (min, max; a pile may
+    show one back for many cards).  ``may_show``: face-up cards that may lie here
+    too (the covered cards of a discard pile, a won trick not gathered yet).
+    """
+
+    zone: str
+    label: str
+    face_up: tuple[str, ...] = ()
+    face_down: tuple[int, int] = (0, 0)
+    may_show: tuple[str, ...] = ()
+    ordered: bool = False
+
+
+@dataclass(frozen=True)
 class Question:
     """What an adapter asks a person when the camera cannot decide."""
 
@@ -690,3 +717,19 @@ class TableAdapter(ABC):
 
     @abstractmethod
     def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult: ...
+
+    def expected(self, state: State) -> Mapping[str, ZoneExpectation]:
+        """Per zone id, what the camera should see now (for the "table restored" check)."""
+        return {}
+
+    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
+        """Sentences saying what to move until the table matches the engine; empty = restored."""
+        return ()
+
+    def restored(self, state: State, table: TableSnapshot) -> bool:
+        """Does the table match the engine again (after an illegal move was announced)?"""
+        return not self.differences(state, table)
+
+    def manual_moves(self, state: State, seat: int) -> list[Move] | None:
+        """What a person may enter by hand for ``seat`` when there is no camera (None: not listable)."""
+        return state.legal_moves(seat)

@@ -27,9 +27,7 @@ Pure: no I/O and no memory between calls.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import permutations
 
 from engines.core import (
@@ -46,6 +44,7 @@ from engines.core import (
     TableSnapshot,
     Verdict,
     ZoneChange,
+    ZoneExpectation,
 )
 from engines.double_edge import mat
 from engines.double_edge import moves as m
@@ -58,24 +57,6 @@ CONFIDENT = 0.6
 
 _WORDS = {"deck": "the shared deck", "base": "Base", "striker": "Striker zone", "support": "Support zone",
           "indicator": "indicator zone", "discard": "discard pile"}
-
-
-@dataclass(frozen=True)
-class ZoneExpectation:
-    """What the camera should see in one zone when the table matches the engine.
-
-    ``face_up``: cards that must lie here face up (a Base: top first, and
-    ``ordered``).  ``face_down``: how many backs may be seen (min, max).
-    ``may_show``: face-up cards that may lie here too (the covered cards of a
-    discard pile, a sealed card being turned over for its reveal).
-    """
-
-    zone: str
-    label: str
-    face_up: tuple[str, ...] = ()
-    face_down: tuple[int, int] = (0, 0)
-    may_show: tuple[str, ...] = ()
-    ordered: bool = False
 
 
 def _label(zone: str) -> str:
@@ -196,12 +177,6 @@ def restored(state: DoubleEdgeState, table: TableSnapshot) -> bool:
 
 def _mismatch(rule: str, message: str, fix: str, questions: Sequence[Question] = ()) -> AdapterResult:
     return AdapterResult(mismatch=Verdict.reject(rule, message, fix), questions=tuple(questions))
-
-
-def _scratch(state: State) -> State:
-    twin = copy.copy(state)
-    twin._history = []  # a fresh undo stack: the caller's state is never touched
-    return twin
 
 
 def _in_hand(state: DoubleEdgeState, seat: int, card: str) -> bool:
@@ -481,7 +456,7 @@ def _taken(pile: Sequence[str], table: TableSnapshot, zone: str) -> bool:
 
 def _try(state: DoubleEdgeState, moves: list[Move], questions: list[Question]) -> AdapterResult:
     """Apply ``moves`` on a copy; the first the engine refuses becomes the mismatch (and nothing is applied)."""
-    twin = _scratch(state)
+    twin = state.copy()
     for move in moves:
         try:
             twin.apply(move)

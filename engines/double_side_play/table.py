@@ -19,9 +19,7 @@ the changes and the snapshot handed in.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engines.core import (
     FACE_DOWN,
@@ -37,6 +35,7 @@ from engines.core import (
     TableSnapshot,
     Verdict,
     ZoneChange,
+    ZoneExpectation,
 )
 from engines.double_side_play import mat, printed
 from engines.double_side_play.cards import Deck
@@ -46,23 +45,6 @@ from engines.double_side_play.state import DoubleSidePlayState
 
 CONFIDENT = 0.6
 """A card read below this confidence is asked about, never played."""
-
-
-@dataclass(frozen=True)
-class ZoneExpectation:
-    """What the camera should see in one zone when the table matches the engine.
-
-    ``face_up``: cards that must lie here face up.  ``face_down``: how many
-    backs may be seen (min, max; a pile may show one back for many cards).
-    ``may_show``: face-up cards that may still lie here (a won trick the
-    winner has not gathered yet).
-    """
-
-    zone: str
-    label: str
-    face_up: tuple[str, ...] = ()
-    face_down: tuple[int, int] = (0, 0)
-    may_show: tuple[str, ...] = ()
 
 
 def _deck(state: State) -> Deck:
@@ -172,13 +154,6 @@ def _mismatch(rule: str, message: str, fix: str) -> AdapterResult:
     return AdapterResult(mismatch=Verdict.reject(rule, message, fix))
 
 
-def _scratch(state: State) -> State:
-    """A copy to try moves on: the caller's state is never touched."""
-    twin = copy.copy(state)
-    twin._history = []  # a fresh undo stack: the caller's state is never touched
-    return twin
-
-
 def _just_placed(changes: Sequence[ZoneChange], deck: Deck) -> set[tuple[str, str | None]]:
     return {(c, ch.zone) for ch in changes if ch.kind in ("placed", "moved", "flipped")
             for c in [card_of(ch.card, deck)] if c}
@@ -246,7 +221,7 @@ def _plays(state: DoubleSidePlayState, candidates: dict[int, list[Sighting]],
            questions: list[Question]) -> AdapterResult:
     """Take the seats' new cards in turn order on a scratch copy; the first that does not fit is the mismatch."""
     deck = _deck(state)
-    twin = _scratch(state)
+    twin = state.copy()
     moves: list[Move] = []
     pending = dict(candidates)
     while pending:
