@@ -346,6 +346,9 @@ def _face_up(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat: i
         if answering is not None:
             return _try(twin, Respond(seat, answering), f"turn {card.name} face down again")
     held = _copy_named(twin, p.hand, card.name)
+    if key == "response" and card.type == "response":
+        return _mismatch("GG-T2", f"{card.name} is set face down: the opponent must not see it",
+                         f"turn {card.name} face down in your response zone")
     if held is None:
         return _mismatch("GG-T3", f"{card.name} is not in seat {seat + 1}'s hand, so it cannot be put on "
                          f"{_label(ch.zone)}", f"take {card.name} off {_label(ch.zone)}")

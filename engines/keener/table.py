@@ -252,12 +252,10 @@ def _fighter(side: Side, cid: str, instance: str, busy: set[str]) -> str | None:
     return free[0] if free else next((f for f in ids if card_id(f) == cid), None)
 
 
-def _host(side: Side, cid: str, instance: str) -> str | None:
-    """The face-up Fighter this card is attached to (its Equipment, or a Fighter merged into it), if any."""
+def _host(side: Side, instance: str) -> str | None:
+    """The face-up Fighter this copy is attached to (its Equipment, or a Fighter merged into it), if any."""
     for f in side.fighters:
-        attached = _with_attached(f)[1:]
-        if instance in attached or (cid not in {card_id(x.id) for x in side.fighters}
-                                    and any(card_id(a) == cid for a in attached)):
+        if instance in _with_attached(f)[1:]:
             return f.id
     return None
 
@@ -407,7 +405,7 @@ def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
     s = twin.snapshot
     busy = _in_combat(s)
     for seat in (0, 1):
-        host = _host(s.sides[seat], cid, printed.instance_of(index, seat))
+        host = _host(s.sides[seat], printed.instance_of(index, seat))
         if host is not None:  # Equipment or a merged Fighter goes where its host goes
             if host in busy or any(r and _fighter(s.sides[seat], r[0], printed.instance_of(r[1], seat), set()) == host
                                    for r in (read(x.card) for x in table.in_zone(ATTACK))):
