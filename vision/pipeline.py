@@ -338,8 +338,7 @@ class VisionPipeline:
                 if i == j:
                     continue
                 a, b = found[i], found[j]
-                inter, _ = cv2.intersectConvexConvex(np.float32(a.outline), np.float32(b.outline))
-                if inter > 0.03 * CARD_AREA:
+                if _overlap(a.outline, b.outline) > 0.03 * CARD_AREA:
                     overlaps[i].add(j)
                     shrunk = _centre(b.outline) + (b.outline - _centre(b.outline)) * 0.97
                     if any(_inside(p, shrunk) for p in a.anchors):
@@ -399,7 +398,10 @@ def b_is_one_card(blob) -> bool:
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+    """Area shared by two convex outlines (any winding)."""
+    ha = cv2.convexHull(np.float32(a).reshape(-1, 1, 2))
+    hb = cv2.convexHull(np.float32(b).reshape(-1, 1, 2))
+    inter, _ = cv2.intersectConvexConvex(ha, hb)
     return float(inter)
 
 
@@ -409,7 +411,12 @@ def _merge_same_card(found: list[_Found]) -> list[_Found]:
     out: list[_Found] = []
     for f in sorted(found, key=lambda x: -x.confidence):
         for o in out:
-            if o.kind == f.kind and o.rank == f.rank and o.suit == f.suit and _overlap(o.outline, f.outline) > 0.5 * CARD_AREA:
+            same = o.kind == f.kind and o.rank == f.rank and o.suit == f.suit
+            if same and (
+                _overlap(o.outline, f.outline) > 0.5 * CARD_AREA
+                or any(_inside(a, o.outline) for a in f.anchors)
+                or any(_inside(a, f.outline) for a in o.anchors)
+            ):
                 o.anchors += f.anchors
                 break
         else:

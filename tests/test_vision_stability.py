@@ -1,0 +1,84 @@
+"""The stability filter fed real pipeline results of a hand-occlusion sequence."""
+
+import numpy as np
+import pytest
+
+from vision.pipeline import VisionPipeline
+from vision.scene import render_scene
+from vision.stability import StabilityFilter
+
+LAYOUT = [
+    {"cx": 150, "cy": 150, "angle": 5, "rank": "K", "suit": "hearts"},
+    {"cx": 420, "cy": 230, "angle": -20, "rank": "4", "suit": "spades"},
+]
+SIZE = (1920, 1080)
+
+
+@pytest.fixture(scope="module")
+def frames():
+    """still table, a hand half over the K, the table without the K."""
+    still, truth = render_scene(*SIZE, seed=41, layout=LAYOUT, occluders=0, max_tilt=10)
+    k_centre = truth.cards[0].corners_px.mean(0)
+    # the hand comes from the left edge and covers the K's index corners
+    covered, _ = render_scene(*SIZE, seed=41, layout=LAYOUT, hands=[(k_centre[0] + 60, k_centre[1], 3)], max_tilt=10)
+    gone, _ = render_scene(*SIZE, seed=41, layout=LAYOUT[1:], occluders=0, max_tilt=10)
+    return still, covered, gone
+
+
+def _labels(snapshot):
+    return sorted(s.label for s in snapshot.sightings)
+
+
+def test_nothing_leaves_before_n_frames_and_a_passing_hand_changes_nothing(frames):
+    still, covered, gone = frames
+    pipe = VisionPipeline(mat_every=1000)
+    stab = StabilityFilter(frames=4)
+    snaps = [stab.update(pipe.process(still)) for _ in range(4)]
+    assert snaps[:3] == [None, None, None]
+    assert _labels(snaps[3]) == ["4S", "KH"]
+    # the hand is over the K for 6 frames, then leaves: no events at all
+    during = pipe.process(covered)
+    assert "KH" not in [s.label for s in during.sightings]  # the K really is hidden
+    events = [stab.update(during) for _ in range(6)] + [stab.update(pipe.process(still)) for _ in range(6)]
+    assert events == [None] * 12
+    assert sorted(s.label for s in stab.stable()) == ["4S", "KH"]
+
+
+def test_a_removed_card_is_reported_once_after_n_frames(frames):
+    still, covered, gone = frames
+    pipe = VisionPipeline(mat_every=1000)
+    stab = StabilityFilter(frames=3)
+    for _ in range(3):
+        stab.update(pipe.process(still))
+    results = [stab.update(pipe.process(gone)) for _ in range(5)]
+    changes = [r for r in results if r is not None]
+    assert len(changes) == 1
+    assert [s.label for s in changes[0].removed] == ["KH"] and changes[0].added == ()
+    assert _labels(changes[0]) == ["4S"]
+    assert results.index(changes[0]) == 2  # on the third frame without it
+
+
+def test_a_flicker_shorter_than_n_frames_is_ignored(frames):
+    still, covered, gone = frames
+    pipe = VisionPipeline(mat_every=1000)
+    stab = StabilityFilter(frames=3)
+    for _ in range(3):
+        stab.update(pipe.process(still))
+    out = [stab.update(pipe.process(gone)), stab.update(pipe.process(gone)), stab.update(pipe.process(still))]
+    assert out == [None, None, None]
+
+
+def test_bad_frame_count_is_refused():
+    with pytest.raises(ValueError):
+        StabilityFilter(frames=0)
+
+
+def test_snapshot_json_and_mat_coordinates(frames):
+    still, _, _ = frames
+    pipe = VisionPipeline()
+    stab = StabilityFilter(frames=1)
+    snap = stab.update(pipe.process(still))
+    data = snap.to_json()
+    assert sorted(data["added"]) == ["4S", "KH"]
+    k = next(c for c in data["cards"] if c.get("rank") == "K")
+    assert np.linalg.norm(np.mean(k["outline_mm"], axis=0) - [150, 150]) < 10
