@@ -260,22 +260,41 @@ def _host(side: Side, instance: str) -> str | None:
     return None
 
 
-def _attacker_seen(s: Snap, sight: Sighting) -> str | None:
-    """The attacker a sighting in the middle shows, or None (a blocker, an attachment, unreadable).
+def _set_of(index: int) -> str:
+    """Printed set A (copies 1-2) or B (copies 3-4) of a printed index."""
+    return "A" if index % printed.COPIES < 2 else "B"
 
-    The exact copy decides first: a blocker that is the same card as an attacker is not taken for it."""
+
+def _set_seats(table: TableSnapshot) -> dict[str, int]:
+    """Which seat plays which printed set, learned from the cards in each seat's own zones.
+
+    A set is a seat's when only that seat's zones show it; two boxes of the
+    same set at one table leave it undecided."""
+    seen: dict[str, set[int]] = {"A": set(), "B": set()}
+    for x in table.sightings:
+        where = _zone_seat(x.zone)
+        found = read(x.card)
+        if where is not None and found is not None:
+            seen[_set_of(found[1])].add(where[0])
+    return {name: next(iter(seats)) for name, seats in seen.items() if len(seats) == 1}
+
+
+def _seen_as(s: Snap, table: TableSnapshot, sight: Sighting, seat: int) -> str | None:
+    """The face-up Fighter of ``seat`` a sighting in the middle shows, or None (another seat's card,
+    an attachment, unreadable).  The printed set, where known, keeps two seats' copies of a card apart."""
     found = read(sight.card)
     if found is None:
         return None
     cid, index = found
-    att, dfd = s.active, 1 - s.active
-    exact = printed.instance_of(index, att)
-    if exact in s.combat.attackers:
-        return exact
-    if printed.instance_of(index, dfd) in {f.id for f in s.sides[dfd].fighters}:
+    owner = _set_seats(table).get(_set_of(index))
+    if owner is not None and owner != seat:
         return None
-    same = [a for a in s.combat.attackers if card_id(a) == cid]
-    return same[0] if len(same) == 1 else None
+    other = s.sides[1 - seat]
+    exact = printed.instance_of(index, seat)
+    if owner is None and exact not in {f.id for f in s.sides[seat].fighters} and \
+            printed.instance_of(index, 1 - seat) in {f.id for f in other.fighters}:
+        return None
+    return _fighter(s.sides[seat], cid, exact, set())
 
 
 def _nearest(sight: Sighting, others: Sequence[tuple[Sighting, str]]) -> str | None:
@@ -370,7 +389,7 @@ def _turned_up(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
     where = _zone_seat(ch.zone)
     found = read(ch.card)
     assert found is not None
-    cid, _ = found
+    cid, index = found
     if where is None or where[1] not in ("fighters", "defenses"):
         return _to_zone(twin, ch, table) if ch.zone != ATTACK else _to_middle(twin, ch, table)
     seat = where[0]
@@ -378,7 +397,9 @@ def _turned_up(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
     side = s.sides[seat]
     if not side.face_down:
         return _to_zone(twin, ch, table)  # not a cloaked card: it was simply put there
-    slot = next((f for f in side.face_down if f.card and card_id(f.card) == cid), None)
+    exact = printed.instance_of(index, seat)
+    slot = next((f for f in side.face_down if f.card == exact), None) or next(
+        (f for f in side.face_down if f.card and card_id(f.card) == cid), None)
     if slot is None and s.physical:
         slot = next((f for f in side.face_down if not f.card), None)
     if slot is None:
@@ -397,6 +418,21 @@ def _turned_up(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
     return _try(twin, Uncloak(seat, slot.slot, target, slot.card or cid), "turn it face down again")
 
 
+def _middle_seats(s: Snap, ch: ZoneChange, table: TableSnapshot, index: int) -> tuple[int, ...]:
+    """Whose card a card put in the middle may be, most likely first (KN-T1).
+
+    Where it came from decides; else which printed set the seat plays
+    (learned from its own zones); else the phase: the attacker's cards while
+    attackers are declared, the defender's while blocks are chosen."""
+    came = _zone_seat(ch.from_zone)
+    if came is not None:
+        return (came[0],)
+    by_set = _set_seats(table).get(_set_of(index))
+    if by_set is not None:
+        return (by_set,)
+    return (1 - s.active, s.active) if s.phase == "block" else (s.active, 1 - s.active)
+
+
 def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> AdapterResult:
     """A Fighter moved into the middle attacks, or blocks the attacker it faces (KN-T3)."""
     found = read(ch.card)
@@ -404,15 +440,15 @@ def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
     cid, index = found
     s = twin.snapshot
     busy = _in_combat(s)
-    for seat in (0, 1):
+    seats = _middle_seats(s, ch, table, index)
+    for seat in seats:
         host = _host(s.sides[seat], printed.instance_of(index, seat))
         if host is not None:  # Equipment or a merged Fighter goes where its host goes
-            if host in busy or any(r and _fighter(s.sides[seat], r[0], printed.instance_of(r[1], seat), set()) == host
-                                   for r in (read(x.card) for x in table.in_zone(ATTACK))):
+            if host in busy or any(_seen_as(s, table, x, seat) == host for x in table.in_zone(ATTACK)):
                 return AdapterResult()
             return _mismatch("KN-T3", f"{CARDS[cid].name} is attached to {_name(host)}: it moves with it",
                              f"put {CARDS[cid].name} back with {_name(host)}")
-    for seat in ((s.active, 1 - s.active) if s.phase != "block" else (1 - s.active, s.active)):
+    for seat in seats:
         fid = _fighter(s.sides[seat], cid, printed.instance_of(index, seat), busy)
         if fid is None:
             continue
@@ -425,7 +461,7 @@ def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
                              "attackers are declared", f"move {CARDS[cid].name} back to your Fighters zone")
         sight = _where_sighting(table, ATTACK, ch.card)
         attackers = [(x, a) for x in table.in_zone(ATTACK) if x.card != ch.card
-                     for a in [_attacker_seen(s, x)] if a]
+                     for a in [_seen_as(s, table, x, s.active)] if a in s.combat.attackers]
         target = _nearest(sight, attackers) if sight is not None else None
         if target is None:
             target = s.combat.attackers[0] if len(s.combat.attackers) == 1 else ""
