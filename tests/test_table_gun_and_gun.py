@@ -106,6 +106,7 @@ class Table:
     def see(self, new: TableSnapshot, changes=None):
         changes = diff(self.table, new) if changes is None else changes
         self.table = new
+        self.before = self.state.to_json()
         return interpret(self.state, changes, new)
 
     def tidy(self):
@@ -236,6 +237,7 @@ def assert_refused_and_unchanged(game: Table, new: TableSnapshot, result, rule: 
     assert result.moves == () and result.mismatch is not None, result
     assert result.mismatch.rule == rule, result.mismatch
     assert result.mismatch.message and result.mismatch.fix
+    assert game.state.to_json() == game.before  # interpret never touches the state
     assert not restored(game.state, new)
     assert differences(game.state, new)
 
@@ -359,3 +361,9 @@ def test_manual_entry_and_layout():
     assert manual_moves(game.state, seat) == game.state.legal_moves(seat)
     assert manual_moves(game.state, 1 - seat) == []
     assert ADAPTER.layout(2, "double-edge") == gg_mat.layout(2, "double-edge")
+
+
+def test_the_registry_hands_out_this_adapter():
+    from engines import registry
+
+    assert registry.adapter("gun-and-gun") is ADAPTER

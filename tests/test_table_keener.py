@@ -150,6 +150,7 @@ class Table:
         if self.placed_only:  # a camera that cannot follow a card across zones: every arrival is a placing
             changes = [ZoneChange("placed", c.card, c.zone) if c.kind == "moved" else c for c in changes]
         self.table = new
+        self.before = self.state.to_json()
         return interpret(self.state, changes, new)
 
     def tidy(self):
@@ -258,11 +259,10 @@ def place(game: Table, card: str, zone: str, i: int = 12):
 
 
 def assert_refused_and_unchanged(game: Table, new: TableSnapshot, result, rule: str):
-    before = game.state.to_json()
     assert result.moves == () and result.mismatch is not None, result
     assert result.mismatch.rule == rule, result.mismatch
     assert result.mismatch.message and result.mismatch.fix
-    assert game.state.to_json() == before
+    assert game.state.to_json() == game.before  # interpret never touches the state
     assert not restored(game.state, new)
     assert differences(game.state, new)
 
@@ -413,3 +413,9 @@ def test_hand_shuffled_decks_play_through_the_camera():
     assert result.moves == () and result.questions[0].seat == seat and result.questions[0].choices == ()
     state.apply(Cloak(seat, "", commit("master-assassin", "salt")))
     assert restored(state, down)
+
+
+def test_the_registry_hands_out_this_adapter():
+    from engines import registry
+
+    assert registry.adapter("keener") is ADAPTER
