@@ -35,7 +35,8 @@ def page_strings() -> dict[str, str]:
         "seat_n": _("Seat {n}"), "you_seat": _("You are seat {n}"), "you": _("You"),
         "your_turn": _("Your turn"), "waiting": _("Waiting for {who}"), "waiting_chance": _("Waiting for: {what}"),
         "not_your_turn": _("Nothing to do now."), "confirm": _("Confirm"), "seal": _("Seal this card"),
-        "pick_one": _("Choose one, then confirm."), "sent": _("Sent."), "illegal_title": _("Not allowed"),
+        "pick_one": _("Choose one, then confirm."),
+        "in_order": _("Tap {n} cards in the order they go; tap a card again to take it back."), "sent": _("Sent."), "illegal_title": _("Not allowed"),
         "rule": _("Rule {rule}"), "fix": _("Fix: {fix}"), "dismiss": _("Dismiss"),
         "kicked": _("The host removed this phone from the seat."), "no_answer": _("The server did not answer."),
         "not_json": _("That is not a move: write it as JSON, e.g. {example}"),
@@ -222,9 +223,33 @@ def status(table_id: str):
     table = _table(table_id)
     out: dict = {"table": table.id, "camera": camera_status(), "frame": _latest_frame_url(table)}
     if _has_key(table):
-        out["move_forms"] = [{"type": cls.type, "fields": [f.name for f in dataclasses.fields(cls) if f.name != "seat"]}
-                             for cls in table.game.move_types]
+        out["move_forms"] = [{"type": cls.type, "fields": [f.name for f in dataclasses.fields(cls) if f.name != "seat"],
+                              "kinds": _field_kinds(cls)} for cls in table.game.move_types]
     return out
+
+
+def _field_kinds(cls: type) -> dict[str, str]:
+    """How the manual-entry form reads each field: ``number``, ``text``, ``list`` (comma separated) or ``json``."""
+    import typing
+
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # a hint that does not resolve: let the person type JSON
+        hints = {}
+    kinds = {}
+    for f in dataclasses.fields(cls):
+        hint = hints.get(f.name)
+        origin = typing.get_origin(hint)
+        if hint is int or hint is float:
+            kinds[f.name] = "number"
+        elif hint is str:
+            kinds[f.name] = "text"
+        elif origin in (tuple, list):
+            kinds[f.name] = "list"
+        else:
+            kinds[f.name] = "json"
+    kinds.pop("seat", None)
+    return kinds
 
 
 def camera_status() -> dict:

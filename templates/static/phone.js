@@ -65,6 +65,47 @@
     const sealing = /seal|pick|indicate|build-base|cloak/.test(move.type);
     confirm.textContent = sealing ? T("seal") : T("confirm") + ": " + moveLabel(move.type);
   }
+  // Several cards in an order (a sealed base, an opening hand): tap them in order, tap again to take back.
+  function picker(list, field) {
+    const wrap = el("div", "picker");
+    const cards = [...new Set(list.flatMap((m) => m[field]))];
+    const sizes = [...new Set(list.map((m) => m[field].length))];
+    const hint = el("p", "hint", T("in_order", { n: sizes.join("/") }));
+    const row = el("div", "options");
+    const chosen = [];
+    const buttons = [];
+    function update() {
+      buttons.forEach((b) => {
+        const at = chosen.indexOf(b.dataset.card);
+        b.setAttribute("aria-pressed", at >= 0 ? "true" : "false");
+        b.querySelector(".order").textContent = at >= 0 ? String(at + 1) : "";
+      });
+      const want = JSON.stringify(chosen);
+      const move = list.find((m) => JSON.stringify(m[field]) === want);
+      const confirm = $("confirm");
+      if (move) {
+        selected = move;
+        confirm.disabled = false;
+        confirm.textContent = /seal|pick|indicate|build-base|cloak/.test(move.type) ? T("seal") : T("confirm");
+      } else { selected = null; confirm.disabled = true; confirm.textContent = T("confirm"); }
+    }
+    for (const card of cards) {
+      const b = el("button", "option card-pick");
+      b.type = "button";
+      b.dataset.card = card;
+      b.append(value(card, {}, ""), el("span", "order"));
+      b.onclick = () => {
+        const at = chosen.indexOf(card);
+        if (at >= 0) chosen.splice(at, 1); else chosen.push(card);
+        update();
+      };
+      buttons.push(b);
+      row.append(b);
+    }
+    wrap.append(hint, row);
+    update();
+    return wrap;
+  }
   function action(view, moves) {
     const box = $("choices");
     box.replaceChildren();
@@ -102,6 +143,12 @@
       const keys = [...new Set(list.flatMap((m) => Object.keys(m)))].filter((k) => k !== "type" && k !== "seat");
       const varying = keys.filter((k) => new Set(list.map((m) => JSON.stringify(m[k]))).size > 1);
       const shown = list.length === 1 ? keys : varying;
+      if (varying.length === 1 && list.length > 1 && list.every((m) => Array.isArray(m[varying[0]])
+          && m[varying[0]].every((x) => typeof x === "string"))) {
+        group.append(picker(list, varying[0]));
+        box.append(group);
+        continue;
+      }
       const row = el("div", "options");
       for (const m of list) {
         const b = el("button", "option");

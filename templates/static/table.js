@@ -147,6 +147,25 @@
     }).catch(() => {});
   }
 
+  // The last entries of the record, so a page opened mid-game has a log (moves of others by type only).
+  function history(upto) {
+    const from = Math.max(1, upto - 11);
+    const lines = [];
+    let left = upto - from + 1;
+    for (let n = from; n <= upto; n++) {
+      socket.emit("record", { table, seq: n }, (ack) => {
+        const e = ack && ack.ok ? ack.entry : null;
+        if (e && e.move && e.move.type && e.move.type !== "chance") {
+          let text = moveLabel(e.move.type);
+          if (typeof e.seat === "number") text = T("seat_move", { who: seatName(info, e.seat), what: text });
+          if (e.verdict && !e.verdict.ok) text += " — " + T("rejected") + " " + (e.verdict.rule || "");
+          lines[n] = [text, e.verdict && !e.verdict.ok ? "bad" : "old"];
+        }
+        if (--left === 0) for (const line of lines.slice().reverse()) if (line) { const li = el("li", line[1], line[0]); $("log").append(li); }
+      });
+    }
+  }
+
   // ---- dispute viewer ---------------------------------------------------------
   function record(n) {
     n = Math.max(0, Math.min(n, seq));
@@ -207,9 +226,15 @@
   if (manual) manual.onsubmit = (ev) => {
     ev.preventDefault();
     const move = { type: $("manual-type").value };
+    const form = forms.find((x) => x.type === move.type) || { kinds: {} };
     for (const input of $("manual-fields").querySelectorAll("input")) {
-      if (input.value === "") continue;
-      try { move[input.name] = JSON.parse(input.value); } catch (e) { move[input.name] = input.value; }
+      const text = input.value.trim();
+      if (text === "") continue;
+      const kind = (form.kinds || {})[input.name] || "json";
+      if (kind === "text") move[input.name] = text;
+      else if (kind === "number" && !Number.isNaN(Number(text))) move[input.name] = Number(text);
+      else if (kind === "list" && !text.startsWith("[")) move[input.name] = text.split(/[\s,]+/).filter(Boolean);
+      else { try { move[input.name] = JSON.parse(text); } catch (e) { move[input.name] = text; } }
     }
     socket.emit("play", { table, move, seat: Number($("manual-seat").value) }, (ack) => {
       const v = ack && ack.verdict ? verdictParts(ack.verdict) : { rule: ack && ack.code, text: ack ? ack.message : T("no_answer") };
@@ -241,7 +266,12 @@
   socket.on("connect", () => {
     conn("connected");
     const msg = key ? { table, key, lang } : { table, lang };
-    socket.emit("watch", msg, (ack) => { seq = -1; show(ack); });
+    socket.emit("watch", msg, (ack) => {
+      const fresh = seq < 0;
+      seq = -1;
+      show(ack);
+      if (fresh && ack && ack.ok) history(ack.seq);
+    });
   });
   socket.on("disconnect", () => conn("reconnecting"));
   socket.on("view", show);

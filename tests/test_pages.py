@@ -1,0 +1,232 @@
+"""The phone and table pages in headless Chromium against a real server.
+
+A phone joins by the URL read back from the table page's QR code, seals a card
+with the picker built from its legal moves, sees the red notice of an illegal
+move (rule id, sentence, fix), rejoins its seat after a reload; the table page
+shows whose turn, the log, the illegal-move banner and the dispute viewer; the
+language switch and the browser's language choose Japanese.  Screenshots of
+both pages at phone and tablet size are kept under artifacts/pages/.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import qr
+from companion.config import TableSpec
+from tests.support.server import ROOT, thread_server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = ROOT / "artifacts" / "pages"
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed"),
+              pytest.mark.timeout(120)]
+
+
+def _screenshots():
+    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" / "screenshots.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from companion.app import templates_dir
+
+    if not (templates_dir() / "static" / "vendor" / "socket.io.min.js").exists():
+        pytest.skip("run scripts/fetch_assets.py first (the socket.io browser client)")
+    with thread_server(tmp_path_factory.mktemp("pages")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def new_table(server, game: str = "toy", seats: int = 2, deal: int = 5):
+    return server.server.create_table(TableSpec(game, seats=seats, deal=deal))
+
+
+def table_url(server, table) -> str:
+    return qr.table_url(server.url, table.id, table.display_key)
+
+
+def decode_qr(png: bytes) -> str:
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    image = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+    image = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(255, 255, 255))  # quiet zone
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    return text
+
+
+def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
+    table = new_table(server)
+    tablet = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    phone_ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", is_mobile=True,
+                                    has_touch=True)
+    try:
+        page = tablet.new_page()
+        page.goto(table_url(server, table))
+        page.wait_for_function("document.getElementById('conn').dataset.state === 'connected'", timeout=15000)
+        qr_img = page.locator('.seat[data-seat="0"] img')
+        qr_img.wait_for()
+        page.wait_for_function("document.querySelector('.seat img').naturalWidth > 0", timeout=15000)
+        url = decode_qr(qr_img.screenshot())
+        assert url == qr.join_url(server.url, table.seat(0).token)
+
+        phone = phone_ctx.new_page()
+        phone.goto(url)
+        phone.wait_for_function("document.getElementById('seat').textContent === 'Seat 1'", timeout=15000)
+        phone.wait_for_selector("#choices .option")
+        hand = table.state.view(0)["hand"]
+        other = set(table.state.view(1)["hand"])
+        # The picker offers exactly this seat's legal moves; nothing of seat 2's hand is on the page.
+        offered = [json.loads(m) for m in phone.eval_on_selector_all("#choices .option", "bs => bs.map(b => b.dataset.move)")]
+        assert sorted(m["card"] for m in offered) == sorted(hand)
+        raw = phone.content()
+        assert not any(f'"{c}"' in raw or f">{c}<" in raw for c in other)
+        assert "my-turn" in phone.evaluate("document.body.className")
+        # The table page hid seat 1's QR code now that its phone is connected, and says who is to play.
+        page.wait_for_function("document.querySelector('.seat[data-seat=\"0\"]').hidden", timeout=15000)
+        assert "Seat 1, Seat 2 to play" in page.inner_text("#turn")
+
+        # An illegal move typed by hand: a red notice with the rule id, the sentence and the fix.
+        phone.click("#typed summary")
+        phone.fill("#move", json.dumps({"type": "pick", "card": "99"}))
+        phone.click("#send")
+        notice = phone.locator("#notice")
+        notice.wait_for(state="visible", timeout=15000)
+        assert "Rule TOY-2" in notice.inner_text()
+        assert "99 is not in your hand" in notice.inner_text()
+        assert "Fix: pick a card you hold" in notice.inner_text()
+        phone.click("#typed summary")  # fold it away again
+        colour = phone.evaluate("getComputedStyle(document.getElementById('notice')).borderColor")
+        assert colour.startswith("rgb(176, 0, 32")  # --bad, red
+
+        # Seal a card: pick it, confirm.
+        card = hand[0]
+        phone.locator("#choices .option", has_text=card).first.click()
+        assert phone.inner_text("#confirm") == "Seal this card"
+        phone.click("#confirm")
+        notice.wait_for(state="hidden", timeout=15000)  # an accepted move clears the notice
+        phone.wait_for_function("!document.body.classList.contains('my-turn')", timeout=15000)
+        assert table.state.view(0)["my_pick"] == card
+        assert card in phone.inner_text("#mine .f-my_pick")
+        assert "Waiting for Seat 2" in phone.inner_text("#action-hint")
+        page.wait_for_function("document.getElementById('log').textContent.includes('Seat 1: has chosen')",
+                               timeout=15000)
+
+        # Reload: the cookie rejoins seat 1 with its sealed card.
+        phone.reload()
+        phone.wait_for_function("document.getElementById('seat').textContent === 'Seat 1' && "
+                                "document.getElementById('conn').dataset.state === 'connected'", timeout=15000)
+        phone.wait_for_selector("#mine .f-my_pick")
+        assert card in phone.inner_text("#mine .f-my_pick")
+
+        # A physical illegal move announced by the referee: a banner on the table page and a notice on the phone.
+        referee = server.server.hub.referee(table.id)
+        referee.run(referee.announce, "illegal", {"verdict": {"ok": False, "rule": "TOY-9", "message":
+                    "A card was put down out of turn", "fix": "take it back"}})
+        banner = page.locator("#illegal")
+        banner.wait_for(state="visible", timeout=15000)
+        assert "TOY-9" in banner.inner_text() and "take it back" in banner.inner_text()
+        phone.locator("#notice").wait_for(state="visible", timeout=15000)
+        assert "TOY-9" in phone.inner_text("#notice")
+
+        # Dispute viewer: step back through the record.
+        page.click("#dispute summary")
+        page.wait_for_function("document.getElementById('rec-entry').textContent.startsWith('Entry')", timeout=15000)
+        last = table.seq
+        page.click("#rec-prev")
+        page.wait_for_function(f"document.getElementById('rec-entry').textContent.startsWith('Entry {last - 1} of')",
+                               timeout=15000)
+        # Manual entry on the table page, checked like any move: seat 2's pick is refused (not in its hand).
+        page.click("#manual summary")
+        page.select_option("#manual-seat", "1")
+        page.fill("#manual-fields input[name=card]", "99")
+        page.click("#manual-form button[type=submit]")
+        page.wait_for_function("document.getElementById('manual-answer').textContent.includes('TOY-2')",
+                               timeout=15000)
+    finally:
+        tablet.close()
+        phone_ctx.close()
+
+
+def test_language_switch_and_browser_language(server, browser):
+    table = new_table(server)
+    ja = browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP")
+    en = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US")
+    try:
+        # The browser's language by default.
+        page = ja.new_page()
+        page.goto(table_url(server, table))
+        page.wait_for_function("document.getElementById('conn').dataset.state === 'connected'", timeout=15000)
+        assert page.evaluate("document.documentElement.lang") == "ja"
+        assert "の番" in page.inner_text("#turn")
+        # The switch: an English browser picks 日本語 on the phone page; rejections come back in Japanese.
+        phone = en.new_page()
+        phone.goto(qr.join_url(server.url, table.seat(1).token))
+        phone.wait_for_function("document.getElementById('seat').textContent === 'Seat 2'", timeout=15000)
+        assert phone.inner_text("#action-title") == "Your turn"
+        phone.click("nav.lang a[data-lang=ja]")
+        phone.wait_for_function("document.getElementById('seat').textContent === '席2'", timeout=15000)
+        assert phone.evaluate("document.documentElement.lang") == "ja"
+        assert phone.inner_text("#action-title") == "あなたの番です"
+        assert phone.inner_text("#challenge") == "異議あり"
+        phone.click("#typed summary")
+        phone.fill("#move", json.dumps({"type": "pick", "card": "x"}))
+        phone.click("#send")
+        phone.locator("#notice").wait_for(state="visible", timeout=15000)
+        assert "ルール TOY-2" in phone.inner_text("#notice")
+        # The choice is remembered (cookie) on the next page load.
+        phone.reload()
+        phone.wait_for_function("document.getElementById('seat').textContent === '席2'", timeout=15000)
+        phone.click("nav.lang a[data-lang=en]")
+        phone.wait_for_function("document.getElementById('seat').textContent === 'Seat 2'", timeout=15000)
+    finally:
+        ja.close()
+        en.close()
+
+
+def test_status_and_camera_routes(server):
+    import urllib.error
+    import urllib.request
+
+    table = new_table(server)
+    with urllib.request.urlopen(f"{server.url}/t/{table.id}/status.json", timeout=5) as resp:
+        public = json.load(resp)
+    assert public["camera"] == {"present": False} and "move_forms" not in public
+    with urllib.request.urlopen(f"{server.url}/t/{table.id}/status.json?key={table.display_key}", timeout=5) as resp:
+        keyed = json.load(resp)
+    assert keyed["move_forms"] == [{"type": "pick", "fields": ["card"], "kinds": {"card": "text"}}]
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(f"{server.url}/t/{table.id}/camera.jpg", timeout=5)
+    assert err.value.code == 404  # no camera and no evidence yet
+
+
+def test_screenshots_at_phone_and_tablet_size(server, browser):
+    shots = _screenshots()
+    table = new_table(server, "double-edge", 2, 3)
+    paths = shots.capture(browser, qr.join_url(server.url, table.seat(0).token), table_url(server, table),
+                          ARTIFACTS, "double-edge-", act=shots.seal_in_order)
+    assert len(paths) == 4
+    for path in paths:
+        image = cv2.imread(str(path))
+        assert image is not None and image.shape[1] in (360, 1024)
+    # The tablet-size phone shot sealed a base: the engine has it.
+    assert table.state.view(0)["my_sealed_base"]
