@@ -271,14 +271,41 @@ def test_keiryaku_asks_then_the_second_declaration_is_not_offered_and_a_second_k
     if other is not None:
         result = game.see(add(game.table, sighting_of(game.state, other), f"s{seat}.action"))
         assert result.questions == () and result.moves == (PlayAction(seat, other),)
+        # the button pressed anyway: the engine refuses a second declaration with its rule id
+        pressed = answer(game.state, seat, f"{DECLARE}:play-action:{other}")
+        assert game.state.check(pressed).rule == "GG-DE-2"
         game.state.apply(result.moves[0])
         game.tidy()
-        assert not game.state.check(PlayAction(seat, other, True)).ok
     second = next((c for c in game.state.snapshot.players[seat].hand if game.state.table.card(c).key == "keiryaku"),
                   None)
     if second is not None:  # 【1ターン1度】
         new = add(game.table, sighting_of(game.state, second), f"s{seat}.action")
         assert_refused_and_unchanged(game, new, game.see(new), "GG-5.4")
+
+
+def test_a_second_keiryaku_in_one_turn_is_refused_once_per_turn():
+    game = Table(1)
+
+    def two_keiryaku(g):
+        s = g.state.snapshot
+        p = s.players[s.active]
+        return (sum(g.state.table.card(c).key == "keiryaku" for c in p.hand) >= 2 and len(p.voltage) >= 2
+                and "keiryaku" not in s.uses)
+
+    to_main(game, two_keiryaku)
+    seat = game.state.snapshot.active
+    first = holds(game, "keiryaku")
+    result = game.see(add(game.table, sighting_of(game.state, first), f"s{seat}.action"))
+    if result.questions:  # ダブルエッジ still free this turn: decline on the phone
+        game.state.apply(answer(game.state, seat, result.questions[0].choices[1]))
+    else:
+        game.state.apply(result.moves[0])
+    game.tidy()
+    second = holds(game, "keiryaku")
+    new = add(game.table, sighting_of(game.state, second), f"s{seat}.action")
+    result = game.see(new)
+    assert_refused_and_unchanged(game, new, result, "GG-5.4")
+    assert result.mismatch.fix.startswith("take 計略 back into your hand")
 
 
 def test_a_declaration_on_a_bullet_is_refused_by_the_engine():
