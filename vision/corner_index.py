@@ -203,14 +203,22 @@ def builtin_references() -> References:
 
 def _ink(patch: np.ndarray) -> np.ndarray:
     """Ink strength: dark or coloured on light paper -> high."""
-    return 255 - patch.min(axis=2)
+    b, g, r = cv2.split(np.ascontiguousarray(patch))
+    return cv2.bitwise_not(cv2.min(cv2.min(b, g), r))
+
+
+def _levels(ink: np.ndarray, fractions) -> list[float]:
+    """Percentiles of a uint8 image from its histogram (far cheaper than np.percentile)."""
+    hist = np.cumsum(cv2.calcHist([ink], [0], None, [256], [0, 256]).ravel())
+    total = hist[-1]
+    return [float(np.searchsorted(hist, f * total)) for f in fractions]
 
 
 def segment(patch: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int, int, int]]] | None:
     """Binarise a patch and return (labels, [(label, x, y, w, h)]) of glyph-sized
     components not touching the patch border, or None if the patch holds no ink."""
     ink = _ink(patch)
-    lo, hi = np.percentile(ink, (20, 99))
+    lo, hi = _levels(ink, (0.2, 0.99))
     if hi - lo < 50:
         return None
     thr = lo + (hi - lo) * 0.45
@@ -299,10 +307,11 @@ def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
     if not (0.45 < sh / (gy1 - gy0) < 1.5):
         return None
     raw = _ink(patch)
-    ink = np.maximum(raw.astype(np.float32) - float(np.percentile(raw, 20)), 0)
+    p20, p40 = _levels(raw, (0.2, 0.4))
+    ink = np.maximum(raw.astype(np.float32) - p20, 0)
     rank_ink = _glyph_ink(ink, labels, [c[0] for c in group], (gx0, gy0, gx1, gy1))
     suit_ink = _glyph_ink(ink, labels, [suit_c[0]], (sx, sy, sx + sw, sy + sh))
-    paper = (labels == 0) & (raw <= np.percentile(raw, 40))
+    paper = (labels == 0) & (raw <= p40)
     red = _paper_and_colour(patch, labels == suit_c[0], paper)
     return Glyphs(rank_ink, suit_ink, red, (gx0, gy0, gx1 - gx0, gy1 - gy0), (sx, sy, sw, sh))
 

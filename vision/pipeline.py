@@ -251,10 +251,10 @@ class VisionPipeline:
                 cx = PATCH_W - cx
             ou, ov = cx / PATCH_PPM, (y + h / 2) / PATCH_PPM
             for c in centres:
-                if np.linalg.norm(c - point) > 160 or tried >= 80:
+                if tried >= 40 or np.hypot(*(c - point)) > 160:
                     continue
                 corner = c - ou * u - ov * v
-                if min(np.linalg.norm(corner - k) for k in known) < 8:
+                if np.min(np.hypot(*(np.asarray(known) - corner).T)) < 8:
                     continue
                 tried += 1
                 r = read_patch(sample_patch(frame, plane, corner, u, v), self.refs)
@@ -292,7 +292,7 @@ class VisionPipeline:
                 continue
             box = plane.to_plane(np.float32([[x, y], [x + bw, y + bh]]))
             side = float(np.linalg.norm(box[1] - box[0])) / 1.41
-            if 9 < side < 40:
+            if 11 < side < 40 and area > 0.45 * bw * bh:
                 pad = 0.5 * max(bw, bh)
                 x0, y0 = int(max((x - pad) / f, 0)), int(max((y - pad) / f, 0))
                 x1, y1 = int(min((x + bw + pad) / f, w)), int(min((y + bh + pad) / f, h))
