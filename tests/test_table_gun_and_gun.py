@@ -284,13 +284,13 @@ def test_keiryaku_asks_then_the_second_declaration_is_not_offered_and_a_second_k
 
 
 def test_a_second_keiryaku_in_one_turn_is_refused_once_per_turn():
-    game = Table(1)
+    game = Table(2)
 
     def two_keiryaku(g):
         s = g.state.snapshot
         p = s.players[s.active]
         return (sum(g.state.table.card(c).key == "keiryaku" for c in p.hand) >= 2 and len(p.voltage) >= 2
-                and "keiryaku" not in s.uses)
+                and "keiryaku" not in s.uses and sum(map(len, p.decks)) >= 8)
 
     to_main(game, two_keiryaku)
     seat = game.state.snapshot.active
