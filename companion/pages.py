@@ -54,7 +54,7 @@ def page_strings() -> dict[str, str]:
         "done": _("Done."), "dice": _("Dice"), "coin": _("Coin"), "leds": _("LEDs"),
         "board_button": _("Button {button} pressed (seat {n})"), "rolled": _("{label}: {values}"),
         "illegal_table": _("Illegal move: {message}"), "seats_connected": _("{n} of {of} seats connected"),
-        "seat_move": _("{who}: {what}"), "entered": _("Move entered."),
+        "seat_move": _("{who}: {what}"), "list_sep": _(", "), "entered": _("Move entered."),
         "field": {
             "hand": _("Your hand"), "my_pick": _("Your sealed card"), "my_sealed_base": _("Your sealed base"),
             "known_in_hand": _("Known cards"), "hand_counts": _("Cards in hand"), "scores": _("Scores"),

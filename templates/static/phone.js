@@ -116,7 +116,7 @@
     const toAct = view.to_act || [];
     if (view.outcome) {
       $("action-title").textContent = T("over");
-      const who = (view.outcome.winners || []).map((i) => seatName(info, i)).join(", ");
+      const who = (view.outcome.winners || []).map((i) => seatName(info, i)).join(T("list_sep"));
       $("action-hint").textContent = who ? T(view.outcome.tie ? "tie" : "winner", { who }) : "";
       return;
     }
@@ -129,7 +129,7 @@
     if (!moves || !moves.length) {
       $("action-title").textContent = T("not_your_turn");
       const others = toAct.filter((i) => i !== seat).map((i) => seatName(info, i));
-      $("action-hint").textContent = others.length ? T("waiting", { who: others.join(", ") })
+      $("action-hint").textContent = others.length ? T("waiting", { who: others.join(T("list_sep")) })
         : view.chance ? T("waiting_chance", { what: view.chance.label || view.chance.kind }) : "";
       return;
     }
@@ -205,7 +205,13 @@
     });
   }
   socket.on("connect", () => { conn("connected"); join(); });
-  socket.on("disconnect", () => conn("reconnecting"));
+  let kicked = false;
+  socket.on("disconnect", (reason) => {
+    conn("reconnecting");
+    // socket.io does not retry after the server closed the socket itself (a restart does not do that, a
+    // kick does): retry unless this phone was removed from its seat.
+    if (reason === "io server disconnect" && !kicked) setTimeout(() => socket.connect(), 1000);
+  });
   socket.io.on("reconnect_attempt", () => conn("reconnecting"));
   socket.on("view", show);
   socket.on("rejected", (m) => notice(m.verdict));
@@ -213,7 +219,7 @@
   socket.on("paused", () => banner(T("paused")));
   socket.on("resumed", () => banner(""));
   socket.on("question", (q) => banner(q.prompt + (q.choices && q.choices.length ? " — " + q.choices.join(" / ") : "")));
-  socket.on("kicked", () => { banner(T("kicked")); socket.disconnect(); });
+  socket.on("kicked", () => { kicked = true; banner(T("kicked")); socket.disconnect(); });
   socket.on("error", (m) => { if (m && m.event !== "play") notice({ rule: m.code, message: m.message }); });
 
   $("confirm").onclick = () => { if (selected) play(selected); };

@@ -43,22 +43,22 @@
       if (key === "dice" || key === "die") return el("span", "die", DICE[v - 1] || String(v));
       return el("span", "num", String(v));
     }
-    if (typeof v === "string") return cardChip(v);
+    if (typeof v === "string") return ctx.inList || CARD.test(v) ? cardChip(v) : el("span", "text", v);
     if (Array.isArray(v)) {
       const seats = ctx.seats || 0;
-      if (seats && v.length === seats && v.every((x) => x === null || typeof x !== "object")) {
+      if (seats && v.length === seats && v.every((x) => x === null || typeof x !== "object" || Array.isArray(x))) {
         // One value per seat: yours first and marked.
         const row = el("span", "perseat");
         v.forEach((x, i) => {
           const cell = el("span", "seatval" + (i === ctx.seat ? " me" : ""));
-          cell.append(el("small", null, i === ctx.seat ? T("you") : T("seat_n", { n: i + 1 })), value(x, ctx, key));
+          cell.append(el("small", null, i === ctx.seat ? T("you") : T("seat_n", { n: i + 1 })), value(x, { ...ctx, seats: 0 }, key));
           row.append(cell);
         });
         return row;
       }
       const list = el("span", "chips");
       if (!v.length) list.append(el("span", "muted", "—"));
-      for (const x of v) list.append(value(x, ctx, key));
+      for (const x of v) list.append(value(x, { ...ctx, inList: true }, key));
       return list;
     }
     return fields(v, ctx);

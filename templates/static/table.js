@@ -34,11 +34,11 @@
   function status() {
     const toAct = view.to_act || [];
     if (view.outcome) {
-      const who = (view.outcome.winners || []).map((i) => seatName(info, i)).join(", ");
+      const who = (view.outcome.winners || []).map((i) => seatName(info, i)).join(T("list_sep"));
       $("turn").textContent = T("over");
       $("awaited").textContent = who ? T(view.outcome.tie ? "tie" : "winner", { who }) : (view.outcome.reason || "");
     } else {
-      $("turn").textContent = T("to_play", { who: toAct.length ? toAct.map((i) => seatName(info, i)).join(", ") : T("nobody") });
+      $("turn").textContent = T("to_play", { who: toAct.length ? toAct.map((i) => seatName(info, i)).join(T("list_sep")) : T("nobody") });
       $("awaited").textContent = view.chance ? T("waiting_chance", { what: view.chance.label || view.chance.kind })
         : (view.phase ? String(view.phase) : "") + (view.doing ? " — " + view.doing : "");
     }
@@ -273,7 +273,10 @@
       if (fresh && ack && ack.ok) history(ack.seq);
     });
   });
-  socket.on("disconnect", () => conn("reconnecting"));
+  socket.on("disconnect", (reason) => {
+    conn("reconnecting");
+    if (reason === "io server disconnect") setTimeout(() => socket.connect(), 1000);
+  });
   socket.on("view", show);
   socket.on("illegal", (m) => illegal(m.verdict));
   socket.on("seats", (m) => { if (m.info) { info = m.info; seats(); status(); } });
