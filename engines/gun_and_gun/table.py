@@ -164,13 +164,21 @@ def _seen_names(table: TableSnapshot, zone: str) -> Counter[str]:
     return Counter(card.name for card in (card_named(x.card) for x in table.in_zone(zone)) if card)
 
 
+def _lacking(state: GunAndGunState, table: TableSnapshot, seat: int) -> Counter[str]:
+    """Used cards of the seat not yet seen in its voltage area: they may still lie where they were played."""
+    return _names(state, state.snapshot.players[seat].voltage) - _seen_names(table, f"s{seat}.voltage")
+
+
 def differences(state: GunAndGunState, table: TableSnapshot) -> tuple[str, ...]:
     """What to move for the table to match the engine; empty when the table is restored (GG-T7)."""
     out: list[str] = []
     for zone, e in expected(state).items():
         seen = _seen_names(table, zone)
         want = _names(state, e.face_up)
-        allowed = want + _names(state, e.may_show)
+        if zone.endswith((".action", ".function")):
+            allowed = want + _lacking(state, table, int(zone[1]))
+        else:
+            allowed = want + _names(state, e.may_show)
         for name, n in want.items():
             if seen[name] < n:
                 out.append(f"put {name} face up on {e.label}")
@@ -325,9 +333,7 @@ def _face_up(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat: i
     e = expected(twin)[ch.zone]
     accounted = _names(twin, e.face_up)[card.name]
     if key in ("action", "function"):
-        # a used card may still lie here: as many as the voltage area lacks of its name
-        used = _names(twin, p.voltage)[card.name] - _seen_names(table, f"s{seat}.voltage")[card.name]
-        accounted += max(0, used)
+        accounted += _lacking(twin, table, seat)[card.name]  # a used card not yet moved to the voltage area
     else:
         accounted += _names(twin, e.may_show)[card.name]
     if _seen_names(table, ch.zone)[card.name] <= accounted:
