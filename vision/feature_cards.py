@@ -35,6 +35,8 @@ CARD_TYPES = {"行動": "action", "機能": "function", "銃弾": "bullet", "対
 TYPE_NAMES_JA = {v: k for k, v in CARD_TYPES.items()}
 
 MIN_INLIERS = 12  # fewer RANSAC inliers than this: not a match ("unknown")
+MIN_SIMILARITY = 0.5  # correlation of the face warped back with the taught face
+THUMB = (63, 88)  # the size faces are compared at (1 px per mm: artwork, not print grain)
 RATIO = 0.8  # Lowe's ratio test
 METHODS = ("orb", "sift", "akaze")
 DEFAULT_METHOD = "orb"
@@ -150,6 +152,15 @@ def find_card_outline(photo: np.ndarray, min_frac: float = 0.12) -> np.ndarray |
     return _order_quad(best[1] / scale)
 
 
+def is_card_crop(image: np.ndarray) -> bool:
+    """An image with a card's own proportions (63:88, within 2 %) is taken to
+    be the card itself, a scan or a crop, not a photo of a card on a surface
+    (a phone photo is 3:4 or 9:16).  Looking for an outline inside a crop would
+    find the artwork window and keep only that."""
+    h, w = image.shape[:2]
+    return abs(min(h, w) / max(h, w) - 63 / 88) < 0.015
+
+
 def rectify(photo: np.ndarray, outline: np.ndarray | None) -> np.ndarray:
     """The card face, upright-ish, as a FACE_W x FACE_H image."""
     if outline is None:
@@ -183,10 +194,9 @@ def _norm(method: str) -> int:
     return cv2.NORM_L2 if method == "sift" else cv2.NORM_HAMMING
 
 
-def _gray(image: np.ndarray) -> np.ndarray:
-    g = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    # even out lamp gradients and exposure before detecting
-    return cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(g)
+def _equalise(gray: np.ndarray) -> np.ndarray:
+    """Even out lamp gradients and exposure before detecting features."""
+    return cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(gray)
 
 
 @dataclass
@@ -199,6 +209,7 @@ class TaughtCard:
     face: np.ndarray
     points: np.ndarray = field(repr=False)
     descriptors: np.ndarray = field(repr=False)
+    thumb: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0), np.float32))
 
 
 @dataclass(frozen=True)
@@ -206,13 +217,15 @@ class Match:
     """A taught card recognised in an image.  ``inliers``: feature matches the
     homography agrees with; ``confidence`` in 0..1 (how clearly this card beat
     every other taught card, and by how many inliers); ``outline``: the card's
-    corners in the image (TL, TR, BR, BL of the taught face)."""
+    corners in the image (TL, TR, BR, BL of the taught face); ``similarity``:
+    correlation of the image, warped back, with the taught face."""
 
     name: str
     type: str
     inliers: int
     confidence: float
     outline: tuple[tuple[float, float], ...] = ()
+    similarity: float = 0.0
 
     def to_json(self) -> dict:
         return {
@@ -221,6 +234,7 @@ class Match:
             "type_label": type_label(self.type),
             "inliers": self.inliers,
             "confidence": round(self.confidence, 3),
+            "similarity": round(self.similarity, 3),
             "outline_px": [[round(x, 1), round(y, 1)] for x, y in self.outline],
         }
 
@@ -264,9 +278,11 @@ class FeatureCards:
     def __init__(self, method: str = DEFAULT_METHOD) -> None:
         self.method = method
         self._detector = make_detector(method)
-        self._query_detector = make_detector(method, n_features=6000)
+        self._crop_detector = make_detector(method, n_features=2000)
+        self._frame_detector = make_detector(method, n_features=8000)
         self.cards: list[TaughtCard] = []
-        self._index: tuple[np.ndarray, np.ndarray] | None = None  # (all descriptors, card id per row)
+        self._template: np.ndarray | None = None
+        self._index: tuple[np.ndarray, np.ndarray, cv2.DescriptorMatcher] | None = None  # (all descriptors, card id per row, index)
 
     # ---------------------------------------------------------------- teaching
     def __len__(self) -> int:
@@ -279,14 +295,16 @@ class FeatureCards:
         return [c.name for c in self.cards]
 
     def _features(self, image: np.ndarray, detector) -> tuple[np.ndarray, np.ndarray | None]:
-        kps, des = detector.detectAndCompute(_gray(image), None)
+        kps, des = detector.detectAndCompute(image if image.ndim == 2 else _equalise(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)), None)
         pts = np.float32([k.pt for k in kps]).reshape(-1, 2)
         return pts, des
 
     def add(self, name: str, card_type: str, image: np.ndarray, *, outline: np.ndarray | None | str = "auto") -> TaughtCard:
         """Teach one card from one photo.  The card's outline is found in the
-        photo when it shows the card on a surface; otherwise the whole image is
-        taken as the face.  Teaching a name again replaces that card.  Bad input
+        photo when it shows the card on a surface; an image with card
+        proportions (a scan or crop), or one with no card outline, is taken as
+        the face itself; ``outline=None`` forces that, an array of 4 corners
+        gives the outline.  Teaching a name again replaces that card.  Bad input
         (no name, no type, an unreadable or featureless image) raises
         ValueError and leaves the registry as it was."""
         name = (name or "").strip()
@@ -299,7 +317,10 @@ class FeatureCards:
             raise ValueError("the photo is not an image (or is smaller than 32 pixels)")
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-        quad = find_card_outline(image) if isinstance(outline, str) else outline
+        if isinstance(outline, str):
+            quad = None if is_card_crop(image) else find_card_outline(image)
+        else:
+            quad = outline
         face = rectify(image, quad)
         return self._add_face(name, ctype, face)
 
@@ -307,16 +328,22 @@ class FeatureCards:
         pts, des = self._features(face, self._detector)
         if des is None or len(pts) < 3 * MIN_INLIERS:
             raise ValueError(f"card {name!r}: the photo shows too little detail to recognise it later ({len(pts)} features); take it sharper, closer and evenly lit")
-        card = TaughtCard(name, ctype, face, pts, des)
+        card = TaughtCard(name, ctype, face, pts, des, _thumb(face))
         self.cards = [c for c in self.cards if c.name != name] + [card]
-        self._index = None
+        self._changed()
         return card
 
     def remove(self, name: str) -> bool:
         before = len(self.cards)
         self.cards = [c for c in self.cards if c.name != name]
-        self._index = None
+        self._changed()
         return len(self.cards) != before
+
+    def _changed(self) -> None:
+        self._index = None
+        # the look every taught card shares (a game's card template), once
+        # there are enough cards for the mean to be the template, not one card
+        self._template = _unit(np.mean([c.thumb for c in self.cards], axis=0)) if len(self.cards) >= 3 else None
 
     # ------------------------------------------------------------- persisting
     def save(self, directory: str | Path) -> Path:
@@ -357,24 +384,36 @@ class FeatureCards:
         return reg
 
     # ---------------------------------------------------------------- matching
-    def _db(self) -> tuple[np.ndarray, np.ndarray]:
+    def _db(self) -> tuple[np.ndarray, np.ndarray, cv2.DescriptorMatcher]:
+        """Every taught descriptor in one approximate nearest-neighbour index
+        (FLANN: LSH for binary ORB, k-d trees for SIFT).  Brute force is
+        exact but takes seconds per frame on a Raspberry-Pi-class CPU."""
         if self._index is None:
             des = np.concatenate([c.descriptors for c in self.cards])
             ids = np.concatenate([np.full(len(c.descriptors), i, np.int32) for i, c in enumerate(self.cards)])
-            self._index = (des, ids)
+            if _norm(self.method) == cv2.NORM_HAMMING:
+                params = {"algorithm": 6, "table_number": 6, "key_size": 12, "multi_probe_level": 1}
+            else:
+                des = des.astype(np.float32)
+                params = {"algorithm": 1, "trees": 4}
+            matcher = cv2.FlannBasedMatcher(params, {"checks": 64})
+            matcher.add([des])
+            matcher.train()
+            self._index = (des, ids, matcher)
         return self._index
 
     def _candidate_matches(self, q_des: np.ndarray) -> dict[int, list[tuple[int, int]]]:
         """Query descriptor -> nearest taught descriptor, kept when clearly
         nearer than the next taught descriptor; grouped by card:
         card id -> [(query index, face point index)]."""
-        des, ids = self._db()
-        bf = cv2.BFMatcher(_norm(self.method))
+        des, ids, matcher = self._db()
+        if q_des.dtype != des.dtype:
+            q_des = q_des.astype(des.dtype)
         offsets = np.cumsum([0] + [len(c.descriptors) for c in self.cards])
         by_card: dict[int, list[tuple[int, int]]] = {}
         # a close match: a quarter of the bits (binary) or of a unit SIFT vector (512)
         near = 0.25 * des.shape[1] * 8 if _norm(self.method) == cv2.NORM_HAMMING else 128.0
-        for pair in bf.knnMatch(q_des, des, k=2):
+        for pair in matcher.knnMatch(q_des, k=2):
             if len(pair) < 2:
                 continue
             m, n = pair
@@ -385,35 +424,47 @@ class FeatureCards:
                 by_card.setdefault(cid, []).append((m.queryIdx, m.trainIdx - int(offsets[cid])))
         return by_card
 
-    def _verify(self, cid: int, pairs: list[tuple[int, int]], q_pts: np.ndarray, shape) -> tuple[int, np.ndarray, np.ndarray] | None:
-        """RANSAC homography face -> image; (inliers, outline, inlier mask) or None."""
+    def _verify(self, cid: int, pairs: list[tuple[int, int]], q_pts: np.ndarray, q_image: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, float] | None:
+        """RANSAC homography face -> image, then the look of the whole face:
+        (inliers, outline, inlier mask, similarity) or None.
+
+        The second check matters because the cards of one game share a
+        template (frame, title bar, type banner, the same font's glyphs), so an
+        untaught card can gather a dozen consistent matches on the template
+        alone; its artwork, warped back onto the taught face, does not look
+        like the taught artwork."""
         if len(pairs) < MIN_INLIERS:
             return None
         card = self.cards[cid]
         src = card.points[[p[1] for p in pairs]].reshape(-1, 1, 2)
         dst = q_pts[[p[0] for p in pairs]].reshape(-1, 1, 2)
-        H, mask = cv2.findHomography(src, dst, cv2.RANSAC, 6.0, maxIters=2000, confidence=0.995)
+        H, mask = cv2.findHomography(src, dst, cv2.RANSAC, 6.0, maxIters=1000, confidence=0.995)
         if H is None:
             return None
         mask = mask.ravel().astype(bool)
         n = int(mask.sum())
         if n < MIN_INLIERS:
             return None
-        q = _plausible(H, shape)
+        q = _plausible(H, q_image.shape)
         if q is None:
             return None
         # inliers must be spread over the face, not a single clump
-        inl = src.reshape(-1, 2)[mask]
-        spread = np.ptp(inl, axis=0)
+        spread = np.ptp(src.reshape(-1, 2)[mask], axis=0)
         if spread[0] < 0.2 * FACE_W and spread[1] < 0.2 * FACE_H:
             return None
-        return n, q, mask
+        sim = _similarity(card.thumb, q_image, H, self._template)
+        if sim < MIN_SIMILARITY:
+            return None
+        return n, q, mask, sim
 
     @staticmethod
-    def _confidence(best: int, runner_up: int) -> float:
+    def _confidence(best: int, runner_up: int, similarity: float) -> float:
+        """0..1: enough inliers (saturating at 4x the minimum), well ahead of
+        any other taught card, and a face that looks like the taught one."""
         strength = min(1.0, best / (4 * MIN_INLIERS))
         margin = 1.0 - runner_up / best if best else 0.0
-        return float(max(0.0, min(1.0, strength * margin)))
+        look = min(1.0, max(0.0, (similarity - MIN_SIMILARITY) / (0.8 - MIN_SIMILARITY)))
+        return float(max(0.0, min(1.0, strength * margin * (0.5 + 0.5 * look))))
 
     def match(self, image: np.ndarray, max_side: int = 800) -> Match | None:
         """Which taught card ``image`` (a crop around one card, or a photo of
@@ -423,24 +474,26 @@ class FeatureCards:
             return None
         scale = min(1.0, max_side / max(image.shape[:2]))
         img = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        q_pts, q_des = self._features(img, self._query_detector)
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        q_pts, q_des = self._features(img, self._crop_detector)
         if q_des is None or len(q_pts) < MIN_INLIERS:
             return None
         by_card = self._candidate_matches(q_des)
         ranked = sorted(by_card, key=lambda c: len(by_card[c]), reverse=True)[:4]
         results = []
         for cid in ranked:
-            v = self._verify(cid, by_card[cid], q_pts, img.shape)
+            v = self._verify(cid, by_card[cid], q_pts, img)
             if v is not None:
-                results.append((v[0], cid, v[1]))
+                results.append((v[0], cid, v[1], v[3]))
         if not results:
             return None
         results.sort(key=lambda r: r[0], reverse=True)
-        n, cid, quad = results[0]
+        n, cid, quad, sim = results[0]
         runner = results[1][0] if len(results) > 1 else 0
         card = self.cards[cid]
         outline = tuple((float(x) / scale, float(y) / scale) for x, y in quad)
-        return Match(card.name, card.type, n, self._confidence(n, runner), outline)
+        return Match(card.name, card.type, n, self._confidence(n, runner, sim), outline, sim)
 
     def find_all(self, frame: np.ndarray, max_side: int = 1600, max_copies: int = 4) -> list[Match]:
         """Every taught card in a whole table frame.
@@ -455,40 +508,67 @@ class FeatureCards:
             return []
         scale = min(1.0, max_side / max(frame.shape[:2]))
         img = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        q_pts, q_des = self._features(img, self._query_detector)
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        q_pts, q_des = self._features(img, self._frame_detector)
         if q_des is None or len(q_pts) < MIN_INLIERS:
             return []
         by_card = self._candidate_matches(q_des)
-        found: list[tuple[int, int, np.ndarray]] = []
+        found: list[tuple[int, int, np.ndarray, float]] = []
         for cid, pairs in by_card.items():
             for _ in range(max_copies):
-                v = self._verify(cid, pairs, q_pts, img.shape)
+                v = self._verify(cid, pairs, q_pts, img)
                 if v is None:
                     break
-                n, quad, mask = v
-                found.append((n, cid, quad))
+                n, quad, mask, sim = v
+                found.append((n, cid, quad, sim))
                 # drop this copy's inliers and every match inside its outline
                 poly = quad.reshape(-1, 1, 2).astype(np.float32)
                 pairs = [p for p, m in zip(pairs, mask, strict=True) if not m and cv2.pointPolygonTest(poly, tuple(map(float, q_pts[p[0]])), False) < 0]
         found.sort(key=lambda f: f[0], reverse=True)
-        kept: list[tuple[int, int, np.ndarray, int]] = []  # (inliers, card, outline, best rival inliers)
-        for n, cid, quad in found:
-            clash = None
-            for k, (_, _, kq, _) in enumerate(kept):
-                if _overlap(quad, kq) > 0.3:
-                    clash = k
-                    break
+        kept: list[list] = []  # [inliers, card, outline, similarity, best rival inliers]
+        for n, cid, quad, sim in found:
+            clash = next((k for k in kept if _overlap(quad, k[2]) > 0.3), None)
             if clash is None:
-                kept.append((n, cid, quad, 0))
-            elif kept[clash][3] < n:
-                kn, kc, kq, _ = kept[clash]
-                kept[clash] = (kn, kc, kq, n)
+                kept.append([n, cid, quad, sim, 0])
+            else:
+                clash[4] = max(clash[4], n)
         out = []
-        for n, cid, quad, rival in kept:
+        for n, cid, quad, sim, rival in kept:
             card = self.cards[cid]
             outline = tuple((float(x) / scale, float(y) / scale) for x, y in quad)
-            out.append(Match(card.name, card.type, n, self._confidence(n, rival), outline))
+            out.append(Match(card.name, card.type, n, self._confidence(n, rival, sim), outline, sim))
         return out
+
+
+def _thumb(image: np.ndarray) -> np.ndarray:
+    """A face at :data:`THUMB` size, each colour channel zero-mean, unit-norm."""
+    small = cv2.GaussianBlur(cv2.resize(image, THUMB, interpolation=cv2.INTER_AREA).astype(np.float32), (3, 3), 0.8)
+    return _unit(small)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = x - x.reshape(-1, x.shape[-1]).mean(0)
+    n = np.sqrt((x.reshape(-1, x.shape[-1]) ** 2).sum(0))
+    return x / np.where(n > 0, n, 1) / np.sqrt(x.shape[-1])
+
+
+def _similarity(thumb: np.ndarray, query: np.ndarray, H: np.ndarray, template: np.ndarray | None) -> float:
+    """How much the image region ``H`` maps the taught face to looks like
+    that face: correlation at :data:`THUMB` size, per colour channel (so lamp
+    brightness, contrast and tint do not count).  With a ``template`` (the
+    mean of all taught faces, i.e. the frame, title bar and banner every card
+    of a game shares) it is the partial correlation with the template taken
+    out, so only what tells this card from the others counts."""
+    S = np.diag([FACE_W / THUMB[0], FACE_H / THUMB[1], 1.0])  # thumb px -> face px
+    back = cv2.warpPerspective(query, H @ S, THUMB, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    b = _thumb(back)
+    r_ab = float((thumb * b).sum())
+    if template is None:
+        return r_ab
+    r_at, r_bt = float((thumb * template).sum()), float((b * template).sum())
+    den = np.sqrt(max(1e-9, (1 - r_at**2) * (1 - r_bt**2)))
+    return float((r_ab - r_at * r_bt) / den)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:

@@ -52,6 +52,7 @@ def latin_font() -> str | None:
     return files[0] if files else japanese_font()
 
 
+@functools.cache
 def _font(path: str | None, size: int) -> ImageFont.ImageFont:
     if path is None:
         return ImageFont.load_default()
