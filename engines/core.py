@@ -733,3 +733,7 @@ class TableAdapter(ABC):
     def manual_moves(self, state: State, seat: int) -> list[Move] | None:
         """What a person may enter by hand for ``seat`` when there is no camera (None: not listable)."""
         return state.legal_moves(seat)
+
+    def answer(self, state: State, seat: int, choice: str) -> Move | None:
+        """The move a seat's answer to one of this adapter's questions stands for (None: nothing to do)."""
+        return None
