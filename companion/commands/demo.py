@@ -1,12 +1,16 @@
 """``companion demo``: a DEMO table the computer plays at a watchable pace.
 
-It starts the real server (simulated LED boards when the devices package is
-there, never a real port), opens a seeded game of a built engine, prints the
-table page and the seat links, and plays random legal moves step by step
-through the same referee as real phones, so the pages, the record and the
-boards all behave as in a real game.  ``--once`` plays one game to its end
-and exits (the test uses it); otherwise a new game starts after each one until
-Ctrl-C.  Everything is labelled DEMO.
+It starts the real server (simulated LED boards, never a real port), opens a
+seeded game, prints the table page and the seat links, and plays a scripted
+game: for Double-Edge (the default) and Double Side Play (``--game
+double-side-play``) every card is laid on a rendered mat that vision's real
+pipeline reads frame by frame into the referee (``companion.demo``), while
+simulated phones make the phone moves over Socket.IO; now and then a scripted
+illegal move is flagged and put right.  Other games (no table adapter) are
+played by random legal moves through the referee.
+``--once`` plays one game to its end and exits (``--fast`` without pauses, for
+tests); otherwise a new game starts after each one until Ctrl-C.  Everything
+is labelled DEMO.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed of the deal and of the demo players")
     p.add_argument("--once", action="store_true", help="play one game to the end, then exit")
     p.add_argument("--max-moves", type=int, default=2000)
+    p.add_argument("--fast", action="store_true", help="no pauses and few camera frames per step (tests)")
     p.set_defaults(func=run)
 
 
@@ -36,7 +41,49 @@ def _choose_game(args, server) -> str | None:
     if args.game:
         return args.game
     games = server.hub.games()
+    if "double-edge" in games:
+        return "double-edge"
     return games[0] if games else None
+
+
+def _script(game_id: str, args):
+    """The rendered-camera script of ``game_id``, or None (no adapter, or the camera turned off)."""
+    if getattr(args, "camera", "none") not in ("none", "sim") or getattr(args, "camera_off", False):
+        return None
+    try:
+        from engines import registry
+
+        registry.adapter(game_id)
+        if game_id == "double-edge":
+            from companion.demo import double_edge
+
+            return double_edge.script(variant=args.variant or "standard")
+        if game_id == "double-side-play":
+            from companion.demo import double_side_play
+
+            return double_side_play.script(seats=args.seats or 4, variant=args.variant or "standard")
+    except (ImportError, ValueError) as exc:
+        logging.getLogger(__name__).warning("no rendered camera for %s (%s): random legal moves", game_id, exc)
+    return None
+
+
+def play_scripted(server, table, script, url: str, seed: int, args, stop: threading.Event) -> bool:
+    """The scripted game through the rendered camera and simulated phones; True when it ended."""
+    from companion.demo.driver import Demo
+
+    frames = 2 if args.fast else 3
+    pace = 0.0 if args.fast else args.pace
+    demo = Demo(server, table, script, url, seed=seed, frames=frames, hand_every=0 if args.fast else 7,
+                pace=pace, say=lambda text: print(f"  DEMO  {text}", flush=True), stop=stop)
+    try:
+        finished = demo.play(args.max_moves)
+    finally:
+        demo.close()
+    t = demo.tally
+    print(f"=== DEMO === camera: {t.camera_moves} moves read, {t.entered_by_hand} entered on a phone after the "
+          f"camera asked; phones: {t.phone_moves} moves; illegal: {len(t.flagged)} of {len(t.illegal_tried)} "
+          f"flagged and put right; {t.frames} frames, {t.hands} with a hand over the mat", flush=True)
+    return finished
 
 
 def play_one(server, table, rng: random.Random, pace: float, max_moves: int, stop: threading.Event) -> bool:
@@ -69,7 +116,7 @@ def run(args) -> int:
     from companion.app import create_app, http_server, server_of
 
     args.demo = True
-    for name, default in (("pace", 1.5), ("seed", None), ("once", False), ("max_moves", 2000)):
+    for name, default in (("pace", 1.5), ("seed", None), ("once", False), ("max_moves", 2000), ("fast", False)):
         if not hasattr(args, name):  # ``companion serve --demo`` has none of the demo's own options
             setattr(args, name, default)
     config = config_from(args)
@@ -86,7 +133,12 @@ def run(args) -> int:
     rng = random.Random(seed)
     stop = threading.Event()
 
+    script = _script(game_id, args)
+
     def new_table():
+        if script is not None:
+            return server.create_table(TableSpec(game_id, script.variant, script.seats, deal=rng.randrange(1 << 30),
+                                                 options=script.options, demo=True))
         return server.create_table(TableSpec(game_id, args.variant, args.seats, deal=rng.randrange(1 << 30),
                                              demo=True))
 
@@ -95,11 +147,17 @@ def run(args) -> int:
     thread = threading.Thread(target=http.serve_forever, name="http", daemon=True)
     thread.start()
     boards = "simulated boards" if server.devices is not None else "dice and coins on screen"
-    print(f"=== DEMO === {table.game.title}: the computer plays every seat ({boards}, seed {seed})", flush=True)
+    camera = "a rendered camera read by vision" if script is not None else "no camera: random legal moves"
+    print(f"=== DEMO === {table.game.title}: the computer plays every seat ({camera}; {boards}; seed {seed})",
+          flush=True)
     print_tables(server, show_qr=not args.quiet)
     try:
         while True:
-            finished = play_one(server, table, rng, args.pace, args.max_moves, stop)
+            if script is not None:
+                url = f"http://127.0.0.1:{server.config.port}"
+                finished = play_scripted(server, table, script, url, rng.randrange(1 << 30), args, stop)
+            else:
+                finished = play_one(server, table, rng, 0.0 if args.fast else args.pace, args.max_moves, stop)
             outcome = table.state.outcome
             if outcome is not None:
                 won = ", ".join(f"seat {w + 1}" for w in outcome.winners) or "nobody"
@@ -107,7 +165,7 @@ def run(args) -> int:
                       f"{'tie' if outcome.tie else 'won'} ({outcome.reason})", flush=True)
             if args.once:
                 return 0 if finished else 1
-            time.sleep(max(args.pace * 3, 1.0))
+            stop.wait(max(args.pace * 3, 1.0))
             server.hub.referee(table.id).run(table.close)
             table = new_table()
             print(f"=== DEMO === new game: {table.game.title}", flush=True)

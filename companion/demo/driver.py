@@ -1,0 +1,193 @@
+"""The demo driver: plays a scripted game on a running server through the rendered camera and phones.
+
+Each physical step renders the mat, feeds ``frames`` camera frames through
+vision's pipeline and stability filter (:class:`companion.camera.FrameReader`)
+and hands every stable change to the table's referee (``Referee.physical``,
+evidence frame stored), the same path a real camera takes.  Phone moves go over
+Socket.IO.  Everything that happened is counted in :class:`Tally`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.camera import FrameReader, evidence
+from companion.demo.phones import SimPhone
+from companion.demo.render import Placed, Renderer
+from companion.demo.script import Script
+from engines import registry
+from engines.core import JSON
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Tally:
+    """What the demo did: moves by who made them, illegal moves flagged, frames, hands passing."""
+
+    camera_moves: int = 0
+    phone_moves: int = 0
+    entered_by_hand: int = 0
+    """Camera moves the camera did not take (unsure or misread), entered on the phone instead."""
+    illegal_tried: list[str] = field(default_factory=list)
+    flagged: list[JSON] = field(default_factory=list)
+    """Verdicts of the illegal moves the referee announced for the scripted ones (rule, message, fix)."""
+    restored: int = 0
+    frames: int = 0
+    hands: int = 0
+    stray: list[JSON] = field(default_factory=list)
+    """Camera answers that were refusals nobody scripted (a misread): logged, the game goes on."""
+
+
+class Demo:
+    """A scripted game at one table of ``server`` (companion.app.Server), seen by a rendered camera."""
+
+    def __init__(self, server: Any, table: Any, script: Script, url: str, seed: int = 1, frames: int = 2,
+                 hand_every: int = 0, pace: float = 0.0, say: Callable[[str], None] | None = None,
+                 stop: threading.Event | None = None):
+        self.server, self.table, self.script = server, table, script
+        self.referee = server.hub.referee(table.id)
+        self.rng = random.Random(seed)
+        self.frames, self.hand_every, self.pace = frames, hand_every, pace
+        self.say = say or (lambda text: None)
+        self.stop = stop or threading.Event()
+        adapter = registry.adapter(script.game)
+        layout = adapter.layout(script.seats, script.variant)
+        facing = _facing(script.game, script.seats)
+        self.renderer = Renderer(layout, script.art, facing, script.width, script.height, seed=seed,
+                                 pile_shown=script.pile_shown)
+        self.reader = FrameReader.create(layout, script.game, frames=frames)
+        self.tally = Tally()
+        self.physical: list[Placed] = []
+        self.phones = [SimPhone(url, table.id, seat.token, name=f"Demo {seat.index + 1}") for seat in table.seats]
+        self._steps = 0
+
+    # ---- the parts -------------------------------------------------------------
+    def look(self, cards: list[Placed]) -> list[JSON]:
+        """The camera watches the mat as ``cards`` lie: frames through vision into the referee."""
+        self.physical = list(cards)
+        answers: list[JSON] = []
+        self._steps += 1
+        frames: list[bool] = [False] * self.frames
+        if self.hand_every and self._steps % self.hand_every == 0:
+            frames.insert(0, True)
+            self.tally.hands += 1
+        for hand in frames:
+            image = self.renderer.frame(cards, hand=hand)
+            self.tally.frames += 1
+            read = self.reader.read(image)
+            if read is not None:
+                changes, snapshot = read
+                ev = evidence(self.server.store, image)
+                answers.append(self.referee.run(self.referee.physical, changes, snapshot, ev))
+        return answers
+
+    def _position(self) -> Any:
+        """The engine's position now (a new object after every applied move; a refusal keeps it)."""
+        return self.referee.run(lambda: self.table.state.snapshot)
+
+    def _wait_for_chance(self) -> None:
+        for _ in range(200):
+            if self.table.state.pending_chance() is None or self.table.over:
+                return
+            time.sleep(0.02)
+
+    def phone(self, seat: int, move: JSON) -> JSON:
+        return self.phones[seat].play(move)
+
+    # ---- the game ----------------------------------------------------------------
+    def play(self, max_moves: int = 3000) -> bool:
+        """Play until the game is over (True) or ``stop`` is set or the script is stuck (False)."""
+        script, state = self.script, self.table.state
+        self.look(script.table_of(state))
+        for _ in range(max_moves):
+            if self.stop.is_set():
+                return False
+            self._wait_for_chance()
+            if self.table.over:
+                return True
+            if not state.to_act():
+                return False
+            tidy = script.table_of(state)
+            if sorted(tidy, key=_key) != sorted(self.physical, key=_key) and script.game == "double-edge":
+                self.look(tidy)
+            bad = script.illegal(state, self.physical, self.rng)
+            if bad is not None:
+                self._illegal(bad)
+            move = script.choose(state, self.rng)
+            seat = move.actor
+            after = script.camera(state, move, self.physical)
+            if after is not None:
+                before = self._position()
+                answers = self.look(after)
+                refused = [a for a in answers if not a.get("ok")]
+                self.tally.stray += [a.get("verdict") for a in refused]
+                if self._position() is before:
+                    # The camera was unsure (a question) or misread: the player enters it on the phone.
+                    answer = self.phone(seat, move.to_json())
+                    if not answer.get("ok"):
+                        log.error("demo: %s refused: %s", move.to_json(), answer)
+                        return False
+                    self.tally.entered_by_hand += 1
+                else:
+                    self.tally.camera_moves += 1
+                self.say(f"camera: seat {seat + 1} {_words(move.to_json())}")
+            else:
+                answer = self.phone(seat, move.to_json())
+                if not answer.get("ok"):
+                    log.error("demo: phone move %s refused: %s", move.to_json(), answer)
+                    return False
+                self.tally.phone_moves += 1
+                self.say(f"phone: seat {seat + 1} {_words(move.to_json())}")
+            if self.pace:
+                self.stop.wait(self.pace)
+        return self.table.over
+
+    def _illegal(self, bad) -> None:
+        """Make the illegal move on the mat, hear the referee name the rule, put the table back."""
+        keep = list(self.physical)
+        self.tally.illegal_tried.append(bad.rules[0])
+        self.say(f"illegal on purpose: {bad.what}")
+        answers = self.look(list(bad.table))
+        for a in answers:
+            verdict = a.get("verdict") or {}
+            if not a.get("ok") and verdict.get("rule") in bad.rules:
+                self.tally.flagged.append(verdict)
+                self.say(f"referee: {verdict.get('rule')}: {verdict.get('message')} — {verdict.get('fix')}")
+                break
+        else:
+            self.tally.stray += [a.get("verdict") for a in answers if not a.get("ok")]
+        if self.pace:
+            self.stop.wait(self.pace)
+        self.look(keep)
+        self.tally.restored += 1
+
+    def close(self) -> None:
+        for phone in self.phones:
+            try:
+                phone.close()
+            except Exception:
+                pass
+
+
+def _key(p: Placed) -> tuple:
+    return (p.zone, p.card, p.layer)
+
+
+def _words(move: JSON) -> str:
+    rest = ", ".join(f"{k} {v}" for k, v in move.items() if k not in ("type", "seat"))
+    return f"{move.get('type')}" + (f" ({rest})" if rest else "")
+
+
+def _facing(game: str, seats: int) -> Callable[[int], float]:
+    """The mat module's ``facing`` (each seat's labels turned towards it)."""
+    import importlib
+
+    module = importlib.import_module(f"engines.{game.replace('-', '_')}.mat")
+    return lambda seat: float(module.facing(seats, seat))
