@@ -125,6 +125,8 @@ class SceneSource:
         self._i = 0
         self._still, self.truth = render_scene(width, height, n_cards, seed, occluders=0, effects=False)
         self._hand, _ = render_scene(width, height, n_cards, seed, occluders=1, effects=False)
+        rng = np.random.default_rng(seed)
+        self._noise = [rng.integers(0, 4, self._still.shape, dtype=np.uint8) for _ in range(2)]
 
     def read(self) -> np.ndarray | None:
         if self.frames is not None and self._i >= self.frames:
@@ -132,8 +134,7 @@ class SceneSource:
         i = self._i
         self._i += 1
         img = self._hand if (i // 20) % 3 == 2 else self._still
-        noise = np.random.default_rng(i).normal(0, 2, img.shape)
-        return np.clip(img + noise, 0, 255).astype(np.uint8)
+        return cv2.add(img, self._noise[i % 2])  # a little sensor noise, frame to frame
 
     def close(self) -> None:
         pass
