@@ -52,9 +52,15 @@
   }
 
   // ---- the action: one control built from the seat's legal moves --------------
+  // An option's label: its varying fields; a number is named by its field ("gun 1"), a card by its name.
   function describe(move, varying) {
     const parts = [];
-    for (const k of varying) parts.push(move[k]);
+    for (const k of varying) {
+      const v = move[k];
+      if (v === null || v === undefined) continue;
+      if (typeof v === "number" || typeof v === "boolean") parts.push(el("span", "text", `${TC.label(k)} ${v === true ? "✓" : v === false ? "—" : v}`));
+      else parts.push(value(v, {}, k));
+    }
     return parts;
   }
   function choose(move, button) {
@@ -156,7 +162,7 @@
         b.setAttribute("aria-pressed", "false");
         const parts = describe(m, shown);
         if (!parts.length) b.textContent = moveLabel(type);
-        for (const p of parts) b.append(value(p, {}, ""));
+        for (const p of parts) b.append(p);
         b.dataset.move = JSON.stringify(m);
         b.onclick = () => choose(m, b);
         row.append(b);
@@ -181,6 +187,7 @@
     if (nowMine && !myTurn && navigator.vibrate) navigator.vibrate(120);
     myTurn = nowMine;
     document.body.classList.toggle("my-turn", myTurn);
+    TC.learnNames(msg.view || {});
     mine(msg.view || {});
     action(msg.view || {}, moves);
     banner(info && info.paused ? T("paused") : "");

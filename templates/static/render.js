@@ -19,9 +19,33 @@
   // A playing card id: "AH", "10S", "7♣", "JK", or a number card "red:3".
   const CARD = /^(10|[2-9AJQKT])([HDCS♥♦♣♠])$/;
   const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
+  // Card ids the view names somewhere ({id, name} objects: Keener's cards, the gunners' cards).
+  let NAMES = new Map();
+  function learnNames(view) {
+    const names = new Map();
+    const stack = [view];
+    while (stack.length) {
+      const x = stack.pop();
+      if (Array.isArray(x)) stack.push(...x);
+      else if (x && typeof x === "object") {
+        if (typeof x.id === "string" && typeof x.name === "string") names.set(x.id, x.name);
+        stack.push(...Object.values(x));
+      }
+    }
+    NAMES = names;
+  }
+  const LETTER = { R: "red", B: "blue", G: "green", Y: "yellow" };
   function cardChip(text) {
     const chip = el("span", "chip");
+    if (NAMES.has(text)) { chip.textContent = NAMES.get(text); chip.title = text; chip.dataset.id = text; return chip; }
     const m = CARD.exec(text);
+    const inst = /^\d+:([a-z][a-z0-9-]*)(?:#(\d+))?$/.exec(text);  // a card instance id, "1:iron-miner#2"
+    if (inst) {
+      chip.textContent = human(inst[1]).replace(/^./, (c) => c.toUpperCase()) + (inst[2] ? " #" + inst[2] : "");
+      chip.title = text;
+      chip.dataset.id = text;
+      return chip;
+    }
     if (m) {
       const suit = SUITS[m[2]] || m[2];
       chip.textContent = m[1] + suit;
@@ -30,7 +54,9 @@
     } else {
       chip.textContent = text;
       const colour = /^(red|blue|green|yellow)\b/.exec(text);
+      const letter = /^([RBGY])(\d{1,2})$/.exec(text);
       if (colour) chip.classList.add("c-" + colour[1]);
+      else if (letter) chip.classList.add("c-" + LETTER[letter[1]]);
     }
     return chip;
   }
@@ -60,6 +86,17 @@
       if (!v.length) list.append(el("span", "muted", "—"));
       for (const x of v) list.append(value(x, { ...ctx, inList: true }, key));
       return list;
+    }
+    const entries = Object.entries(v);
+    if (entries.length && entries.length <= 8 && entries.every(([, x]) => x === null || typeof x !== "object")) {
+      // A small flat record (a bank, a gun): one line of "name value" pairs.
+      const line = el("span", "pairs");
+      for (const [k, x] of entries) {
+        const pair = el("span", "pair");
+        pair.append(el("small", null, label(k)), value(x, { ...ctx, seats: 0, inList: false }, k));
+        line.append(pair);
+      }
+      return line;
     }
     return fields(v, ctx);
   }
@@ -97,5 +134,5 @@
   function verdictParts(v) {
     return { rule: v.rule || "", text: v.message || "", fix: v.fix || "" };
   }
-  window.TC = { T, label, moveLabel, el, cardChip, value, fields, sentence, seatName, verdictParts, human };
+  window.TC = { T, learnNames, label, moveLabel, el, cardChip, value, fields, sentence, seatName, verdictParts, human };
 })();

@@ -112,6 +112,7 @@
     seq = msg.seq;
     if (msg.info) info = msg.info;
     view = msg.view || {};
+    TC.learnNames(view);
     if (moved) illegal(null);
     status();
     seats();
