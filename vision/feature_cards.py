@@ -392,7 +392,7 @@ class FeatureCards:
             des = np.concatenate([c.descriptors for c in self.cards])
             ids = np.concatenate([np.full(len(c.descriptors), i, np.int32) for i, c in enumerate(self.cards)])
             if _norm(self.method) == cv2.NORM_HAMMING:
-                params = {"algorithm": 6, "table_number": 6, "key_size": 12, "multi_probe_level": 1}
+                params = {"algorithm": 6, "table_number": 8, "key_size": 20, "multi_probe_level": 1}
             else:
                 des = des.astype(np.float32)
                 params = {"algorithm": 1, "trees": 4}
