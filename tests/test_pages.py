@@ -20,7 +20,7 @@ import pytest
 
 from companion import qr
 from companion.config import TableSpec
-from tests.support.server import ROOT, thread_server
+from tests.support.server import PIN, ROOT, thread_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -117,6 +117,11 @@ def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
         assert chips and chips <= set(hand)
         assert "my-turn" in phone.evaluate("document.body.className")
         assert phone.evaluate("window.vibrated") == [120]  # it became this seat's turn
+        # One hand on a 360 px screen: nothing wider than the screen, every control at least 44 px high.
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+        heights = phone.eval_on_selector_all("#choices button, .dock button",
+                                             "bs => bs.map(b => b.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 44
         # The table page hid seat 1's QR code now that its phone is connected, and says who is to play.
         page.wait_for_function("document.querySelector('.seat[data-seat=\"0\"]').hidden", timeout=15000)
         assert "Seat 1, Seat 2 to play" in page.inner_text("#turn")
@@ -178,6 +183,25 @@ def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
         page.click("#manual-form button[type=submit]")
         page.wait_for_function("document.getElementById('manual-answer').textContent.includes('TOY-2')",
                                timeout=15000)
+
+        # The challenge button pauses the table; the host, after the PIN, upholds the move and play resumes.
+        phone.once("dialog", lambda dialog: dialog.accept())
+        phone.click("#challenge")
+        page.locator("#banner").wait_for(state="visible", timeout=15000)
+        assert table.paused is not None and table.paused["by"] == 0
+        phone.locator("#banner").wait_for(state="visible", timeout=15000)
+        page.click("#host summary")
+        page.fill("#host-pin", "0000")
+        page.click("#host-auth button")
+        page.wait_for_function("document.getElementById('host-answer').textContent.includes('Wrong host PIN')",
+                               timeout=15000)
+        page.fill("#host-pin", PIN)
+        page.click("#host-auth button")
+        page.locator("#host-controls").wait_for(state="visible", timeout=15000)
+        page.click("#host-controls [data-action=uphold]")
+        page.locator("#banner").wait_for(state="hidden", timeout=15000)
+        phone.locator("#banner").wait_for(state="hidden", timeout=15000)
+        assert table.paused is None
     finally:
         tablet.close()
         phone_ctx.close()

@@ -59,7 +59,7 @@
       const v = move[k];
       if (v === null || v === undefined) continue;
       if (typeof v === "number" || typeof v === "boolean") parts.push(el("span", "text", `${TC.label(k)} ${v === true ? "✓" : v === false ? "—" : v}`));
-      else parts.push(value(v, {}, k));
+      else parts.push(value(v, { inList: true }, k));
     }
     return parts;
   }
