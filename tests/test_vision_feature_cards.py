@@ -13,7 +13,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.feature_cards import FACE_H, FACE_W, FeatureCards, Match, find_card_outline, normalise_type, type_label
+from vision.feature_cards import (
+    FACE_H,
+    FACE_W,
+    FeatureCards,
+    Match,
+    find_card_outline,
+    load_taught,
+    normalise_type,
+    teach_photo,
+    type_label,
+)
 from vision.feature_scene import CARD_PX, card_face, card_spec, card_view, registration_photo, table_scene
 
 TAUGHT = range(6)
@@ -146,3 +156,21 @@ def test_vision_teach_modules_import_no_engines_or_companion():
         mods = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         mods |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         assert not any(m.split(".")[0] in ("engines", "companion", "devices") for m in mods), mods
+
+
+def test_teach_photo_saves_and_load_taught_reads_back(faces, tmp_path: Path):
+    photo = tmp_path / "計略.jpg"
+    cv2.imwrite(str(photo), registration_photo(faces[2], seed=9))
+    root = tmp_path / "taught"
+    assert load_taught("gun-and-gun", root=root) is None
+    t = teach_photo("gun-and-gun", "計略", "行動", photo, root=root)
+    assert (t.name, t.type, t.outline_found, t.replaced) == ("計略", "action", True, False)
+    assert teach_photo("gun-and-gun", "計略", "行動", photo, root=root).replaced
+    with pytest.raises(ValueError, match="cannot read"):
+        teach_photo("gun-and-gun", "x", "行動", tmp_path / "missing.jpg", root=root)
+    with pytest.raises(ValueError, match="game name"):
+        teach_photo("../etc", "x", "行動", photo)
+    reg = load_taught("gun-and-gun", root=root)
+    assert reg is not None and reg.names() == ["計略"]
+    found = reg.find_all(card_view(faces[2], seed=4)[0])
+    assert [(m.name, m.to_json()["type_label"]) for m in found] == [("計略", "行動 (action)")]
