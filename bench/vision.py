@@ -53,6 +53,7 @@ def accuracy(n_scenes: int, seed0: int = 0) -> None:
     frames_occ_false = frames_any_false = frames_with_occluder = 0
     by_background: dict[str, Score] = {}
     t0 = time.time()
+    pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
     for i in range(n_scenes):
         seed = seed0 + i
         mat = i % 3 != 2
@@ -65,9 +66,13 @@ def accuracy(n_scenes: int, seed0: int = 0) -> None:
         frames_with_occluder += bool(truth.occluder_mask.any())
         frames_occ_false += s.false_on_occluder > 0
         frames_any_false += s.false_cards > 0
-        if (i + 1) % 100 == 0:
-            print(f"  {i + 1} scenes ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
-    pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
+        if (i + 1) % 50 == 0 and i + 1 < n_scenes:
+            print(
+                f"  after {i + 1} scenes ({time.time() - t0:.0f} s): found {pct(total.found, total.expected):.2f} %, "
+                f"read {pct(total.read, total.found):.2f} %, frames without occluder false cards {100 - pct(frames_occ_false, i + 1):.2f} %, "
+                f"backs {pct(total.backs_found, total.backs_expected):.1f} %, printed {pct(total.printed_found, total.printed_expected):.1f} %",
+                flush=True,
+            )
     print(f"\naccuracy on {n_scenes} generated 1280x720 scenes (4-12 cards, 2/3 on the mat, 0-2 hands)")
     print(f"  cards found:              {pct(total.found, total.expected):6.2f} %  ({total.found}/{total.expected})")
     print(f"  found cards read right:   {pct(total.read, total.found):6.2f} %  ({total.read}/{total.found})")
