@@ -47,7 +47,7 @@ def page_strings() -> dict[str, str]:
         "challenged": _("You challenged; the table is paused."), "manual": _("No list of moves: type the move."),
         "to_play": _("{who} to play"), "nobody": _("nobody"), "camera_none": _("No camera: moves are entered by hand."),
         "mat_seen": _("Mat seen"), "mat_missing": _("Mat not seen"), "markers": _("Markers found: {n} of {of}"),
-        "light": _("Light: {value}"), "unknown": _("unknown"), "yes": _("yes"), "no": _("no"),
+        "light": _("Light: {value}"), "cards_seen": _("Cards seen: {n}"), "unknown": _("unknown"), "yes": _("yes"), "no": _("no"),
         "entry": _("Entry {seq} of {last}"), "entry_none": _("The start of the game"),
         "by_seat": _("by seat {n}"), "hidden_move": _("a hidden move"), "accepted": _("accepted"),
         "rejected": _("rejected"), "no_frame": _("No camera image yet."), "host_ok": _("Host controls unlocked."),
@@ -263,8 +263,13 @@ def camera_status() -> dict:
     def field(name: str):
         value = getattr(cam, name, None)
         return value() if callable(value) else value
+    seen = []
+    last = getattr(cam, "last", None)
+    for s in getattr(last, "sightings", ()) or ():
+        # What lies on the table is in plain sight; a face-down card stays "face-down".
+        seen.append({"card": str(s.card), "zone": s.zone, "confidence": round(float(s.confidence), 2)})
     return {"present": True, "mat_seen": field("mat_seen"), "markers_found": field("markers_found"),
-            "markers_needed": 4, "light": field("light"), "frames": field("frames")}
+            "markers_needed": 4, "light": field("light"), "frames": field("frames"), "seen": seen[:80]}
 
 
 def _latest_frame_url(table) -> str | None:

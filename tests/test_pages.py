@@ -257,6 +257,16 @@ def test_status_and_camera_routes(server):
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(f"{server.url}/t/{table.id}/camera.jpg", timeout=5)
     assert err.value.code == 404  # no camera and no evidence yet
+    # A move the camera saw keeps its frame as evidence: the table page's image is the latest one.
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 200, np.uint8))[1].tobytes()
+    digest = server.server.store.put_evidence(jpeg)
+    referee = server.server.hub.referee(table.id)
+    card = table.state.view(0)["hand"][0]
+    assert referee.run(referee.play, 0, "camera", {"type": "pick", "seat": 0, "card": card}, digest)["ok"]
+    with urllib.request.urlopen(f"{server.url}/t/{table.id}/status.json", timeout=5) as resp:
+        assert json.load(resp)["frame"] == f"/t/{table.id}/evidence/{digest}"
+    with urllib.request.urlopen(f"{server.url}/t/{table.id}/camera.jpg", timeout=5) as resp:
+        assert resp.read() == jpeg and resp.headers["Content-Type"] == "image/jpeg"
 
 
 def test_screenshots_at_phone_and_tablet_size(server, browser):

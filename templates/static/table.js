@@ -136,6 +136,15 @@
           T("markers", { n: c.markers_found == null ? T("unknown") : c.markers_found, of: c.markers_needed })));
         list.append(el("li", c.light == null ? "muted" : (c.light === "ok" || c.light === true ? "ok" : "bad"),
           T("light", { value: c.light == null ? T("unknown") : (c.light === true ? T("yes") : c.light) })));
+        const seen = el("li", "seen");
+        seen.append(el("small", null, T("cards_seen", { n: (c.seen || []).length }) + " "));
+        for (const s of c.seen || []) {
+          const chip = TC.cardChip(s.card === "face-down" ? "▮" : s.card);
+          chip.title = (s.zone || "?") + " · " + s.confidence;
+          if (s.confidence < 0.6) chip.classList.add("unsure");
+          seen.append(chip);
+        }
+        list.append(seen);
       }
       const img = $("frame");
       if (st.frame) {
