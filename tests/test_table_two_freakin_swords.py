@@ -431,3 +431,19 @@ def test_an_empty_arm_places_nothing_on_the_mat():
     table = mat_.snapshot()
     assert ADAPTER.restored(state, table)
     assert expected(state)[zone_of(arm)].face_down == (0, 0)
+
+
+def test_every_rule_id_the_adapter_gives_is_documented():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    source = (root / "engines/two_freakin_swords/table.py").read_text()
+    doc = (root / "docs/tables-two-freakin-swords.md").read_text()
+    rules = (root / "docs/rules/two-freakin-swords.md").read_text()
+    ids = set(re.findall(r'"(TFS-[T0-9][0-9.]*)"', source))
+    assert {"TFS-T1", "TFS-T2", "TFS-T3", "TFS-T4", "TFS-T5", "TFS-7.5"} <= ids
+    for rule in ids:
+        assert f"**{rule}**" in doc, rule
+        if not rule.startswith("TFS-T"):
+            assert f"**{rule}**" in rules, rule
