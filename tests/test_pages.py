@@ -158,6 +158,12 @@ def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
                                 "document.getElementById('conn').dataset.state === 'connected'", timeout=15000)
         phone.wait_for_selector("#mine .f-my_pick")
         assert card in phone.inner_text("#mine .f-my_pick")
+        # The server drops the socket: the page shows it and reconnects by itself to the same seat.
+        sid = next(iter(table.seat(0).sids))
+        server.server.socketio.server.disconnect(sid, namespace="/")
+        phone.wait_for_function("document.getElementById('phone').dataset.connections === '2' && "
+                                "document.getElementById('conn').dataset.state === 'connected'", timeout=15000)
+        assert phone.inner_text("#seat") == "Seat 1" and table.seat(0).sids and sid not in table.seat(0).sids
 
         # A physical illegal move announced by the referee: a banner on the table page and a notice on the phone.
         referee = server.server.hub.referee(table.id)

@@ -211,7 +211,11 @@
       else notice(ack.verdict || { rule: ack.code, message: ack.message });
     });
   }
-  socket.on("connect", () => { conn("connected"); join(); });
+  socket.on("connect", () => {
+    main.dataset.connections = String(Number(main.dataset.connections || 0) + 1);  // reconnects, for the curious
+    conn("connected");
+    join();
+  });
   let kicked = false;
   socket.on("disconnect", (reason) => {
     conn("reconnecting");
