@@ -197,12 +197,21 @@ def _illegal_placement(state, mat_: Mat, before: TableSnapshot, rng: random.Rand
         if hand:
             wrong = mat_.copy()
             wrong.face(arm, hand[0])
-            assert_refused(state, before, wrong.snapshot(), "TFS-T3")
-            out.append("TFS-T3")
+            result = assert_refused(state, before, wrong.snapshot(), "TFS-T2")
+            assert "already holds its sealed card" in result.mismatch.message
+            out.append("TFS-T2")
         wrong = mat_.copy()
         wrong.turn_up(arm, s.placement(arm).card)
         assert_refused(state, before, wrong.snapshot(), "TFS-7.4")
         out.append("TFS-7.4")
+    arm = s.waiting[0]
+    hand = s.hands[seat_of(arm)]
+    if hand:
+        wrong = mat_.copy()
+        wrong.face(arm, hand[-1])
+        result = assert_refused(state, before, wrong.snapshot(), "TFS-T3")
+        assert "face down" in result.mismatch.fix
+        out.append("TFS-T3")
     return out
 
 
@@ -257,7 +266,7 @@ def test_a_full_seeded_fight_through_the_camera_reaches_its_outcome(seats, varia
     assert state.outcome is not None
     assert state.snapshot.turn >= 2
     assert refused["lunge_at"], refused
-    for rule in ("TFS-7.3", "TFS-7.4", "TFS-7.5", "TFS-7.6", "TFS-T3", "TFS-T4", "TFS-T5"):
+    for rule in ("TFS-7.3", "TFS-7.4", "TFS-7.5", "TFS-7.6", "TFS-T2", "TFS-T3", "TFS-T4", "TFS-T5"):
         assert refused[rule], (rule, refused)
 
 

@@ -258,7 +258,7 @@ def interpret(state: TFSState, changes: Sequence[ZoneChange], table: TableSnapsh
     """The reveals the table shows that the engine has not taken yet, questions, or what to put back."""
     s = state.snapshot
     fresh = _fresh(changes)
-    removed = {arm_of(ch.zone) for ch in changes if ch.kind == "removed" or ch.kind == "moved"} | {
+    removed = {arm_of(ch.zone) for ch in changes if ch.kind == "removed"} | {
         arm_of(ch.from_zone) for ch in changes if ch.kind == "moved"}
     spots = _spots(state, table)
     questions: list[Question] = []
@@ -295,6 +295,9 @@ def interpret(state: TFSState, changes: Sequence[ZoneChange], table: TableSnapsh
                 return bad
             if sealed and not spot.backs:
                 continue  # turned in place: another printed copy of the sealed card's kind is judged in step 4
+            if sealed:
+                return _mismatch("TFS-T2", f"seat {seat + 1} laid {_article(kind_of(card))} at {_label(arm)}, which "
+                                 "already holds its sealed card", f"take the {kind_of(card)} back to your hand")
             return _mismatch("TFS-T3", f"seat {seat + 1} laid {_article(kind_of(card))} face up at {_label(arm)}; "
                              "a card is placed face down, only its side showing",
                              f"take the {kind_of(card)} back to your hand, lay your card face down and seal it "
