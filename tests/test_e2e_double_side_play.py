@@ -25,7 +25,7 @@ def test_a_full_four_player_game_through_the_rendered_camera(tmp_path):
     script = double_side_play.script(seats=4)
     with thread_server(tmp_path, serial="sim") as srv:
         table = srv.server.create_table(TableSpec(script.game, script.variant, script.seats, deal=11))
-        demo = Demo(srv.server, table, script, srv.url, seed=11, frames=1)
+        demo = Demo(srv.server, table, script, srv.url, seed=11, frames=1, max_illegal=4)
         try:
             assert demo.play(), demo.tally
             t = demo.tally

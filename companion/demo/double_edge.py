@@ -99,4 +99,4 @@ def illegal(state: State, table: list[Placed], rng: random.Random) -> Illegal | 
 
 def script(max_rounds: int = 2, variant: str = "standard") -> Script:
     return Script("double-edge", variant, 2, {"max_rounds": max_rounds}, standard_art, table_of, camera, choose,
-                  illegal, width=1280, height=720, pile_shown=1)
+                  illegal, width=1280, height=720, pile_shown=1, effects=False, max_tilt=4.0)

@@ -50,18 +50,19 @@ class Demo:
 
     def __init__(self, server: Any, table: Any, script: Script, url: str, seed: int = 1, frames: int = 2,
                  hand_every: int = 0, pace: float = 0.0, say: Callable[[str], None] | None = None,
-                 stop: threading.Event | None = None):
+                 stop: threading.Event | None = None, max_illegal: int | None = None):
         self.server, self.table, self.script = server, table, script
         self.referee = server.hub.referee(table.id)
         self.rng = random.Random(seed)
         self.frames, self.hand_every, self.pace = frames, hand_every, pace
+        self.max_illegal = max_illegal
         self.say = say or (lambda text: None)
         self.stop = stop or threading.Event()
         adapter = registry.adapter(script.game)
         layout = adapter.layout(script.seats, script.variant)
         facing = _facing(script.game, script.seats)
         self.renderer = Renderer(layout, script.art, facing, script.width, script.height, seed=seed,
-                                 pile_shown=script.pile_shown)
+                                 max_tilt=script.max_tilt, pile_shown=script.pile_shown, effects=script.effects)
         self.reader = FrameReader.create(layout, script.game, frames=frames)
         self.tally = Tally()
         self.physical: list[Placed] = []
@@ -118,7 +119,7 @@ class Demo:
             if sorted(tidy, key=_key) != sorted(self.physical, key=_key) and script.game == "double-edge":
                 self.look(tidy)
             bad = script.illegal(state, self.physical, self.rng)
-            if bad is not None:
+            if bad is not None and (self.max_illegal is None or len(self.tally.illegal_tried) < self.max_illegal):
                 self._illegal(bad)
             move = script.choose(state, self.rng)
             seat = move.actor

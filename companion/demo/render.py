@@ -40,10 +40,12 @@ class Renderer:
 
     def __init__(self, layout: MatLayout, art: Callable[[str], dict], facing: Callable[[int], float],
                  width: int = 960, height: int = 540, seed: int = 1, max_tilt: float = 10.0,
-                 pile_shown: int = 1):
+                 pile_shown: int = 1, effects: bool = True):
         self.layout, self.art, self.facing = layout, art, facing
         self.width, self.height, self.seed, self.max_tilt = width, height, seed, max_tilt
         self.pile_shown = pile_shown
+        self.effects = effects
+        """The scene generator's lamp gradient, glare, tint, blur and JPEG artefacts (noise is added always)."""
         self._cache: tuple[tuple, np.ndarray] | None = None
         self._noise = np.random.default_rng(seed)
         self._grain: np.ndarray | None = None
@@ -81,11 +83,12 @@ class Renderer:
             edge = int(rng.integers(0, 4))
             tip = (float(rng.uniform(0.1, 0.3) * self.width), float(rng.uniform(0.1, 0.3) * self.height))
             img, _ = render_scene(self.width, self.height, seed=self.seed, layout=self.scene(cards), occluders=0,
-                                  max_tilt=self.max_tilt, background="wood", hands=[(*tip, edge)])
+                                  max_tilt=self.max_tilt, background="wood", hands=[(*tip, edge)],
+                                  effects=self.effects)
             return img
         if self._cache is None or self._cache[0] != key:
             img, _ = render_scene(self.width, self.height, seed=self.seed, layout=self.scene(cards), occluders=0,
-                                  max_tilt=self.max_tilt, background="wood")
+                                  max_tilt=self.max_tilt, background="wood", effects=self.effects)
             self._cache = (key, img)
         # Fresh sensor noise per frame, cheaply: a random shift of one noise field made once.
         if self._grain is None or self._grain.shape != self._cache[1].shape:

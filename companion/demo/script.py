@@ -42,4 +42,6 @@ class Script:
     width: int = 960
     height: int = 540
     pile_shown: int = 1
+    effects: bool = True
+    max_tilt: float = 10.0
     settle: dict[str, Any] = field(default_factory=dict)
