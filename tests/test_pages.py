@@ -175,6 +175,11 @@ def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
         phone.locator("#notice").wait_for(state="visible", timeout=15000)
         assert "TOY-9" in phone.inner_text("#notice")
 
+        # The virtual device panel mirrors what a board showed (here without a board: the same events).
+        referee.run(referee.announce, "device", {"board": "sim-1", "kind": "roll_shown",
+                                                 "data": {"seat": 0, "values": [3, 5]}})
+        page.wait_for_function("document.getElementById('devices').textContent.includes('⚂ ⚄')", timeout=15000)
+
         # Dispute viewer: step back through the record.
         page.click("#dispute summary")
         page.wait_for_function("document.getElementById('rec-entry').textContent.startsWith('Entry')", timeout=15000)
