@@ -288,8 +288,6 @@ def interpret(state: TFSState, changes: Sequence[ZoneChange], table: TableSnapsh
             assert card is not None
             if (card, arm) not in fresh or _holder(state, card) is None:
                 continue  # a left-over, the table catching up, or a sealed card turned (step 4)
-            if sealed and not spot.backs and card == sealed:
-                continue  # the sealed card itself, turned in place
             bad = _laid(state, arm, f"{_article(kind_of(card))}")
             if bad is not None:
                 return bad
