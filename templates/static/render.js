@@ -9,6 +9,7 @@
   }
   const human = (name) => String(name).replace(/[-_]/g, " ");
   const label = (name) => (S.field && S.field[name]) || human(name);
+  const phase = (name) => (S.phase && S.phase[name]) || human(name);
   const moveLabel = (type) => (S.move && S.move[type]) || human(type);
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -69,6 +70,7 @@
       if (key === "dice" || key === "die") return el("span", "die", DICE[v - 1] || String(v));
       return el("span", "num", String(v));
     }
+    if (typeof v === "string" && key === "phase") return el("span", "text", phase(v));
     if (typeof v === "string") return ctx.inList || CARD.test(v) ? cardChip(v) : el("span", "text", v);
     if (Array.isArray(v)) {
       const seats = ctx.seats || 0;
@@ -134,5 +136,5 @@
   function verdictParts(v) {
     return { rule: v.rule || "", text: v.message || "", fix: v.fix || "" };
   }
-  window.TC = { T, learnNames, label, moveLabel, el, cardChip, value, fields, sentence, seatName, verdictParts, human };
+  window.TC = { phase, T, learnNames, label, moveLabel, el, cardChip, value, fields, sentence, seatName, verdictParts, human };
 })();

@@ -40,7 +40,7 @@
     } else {
       $("turn").textContent = T("to_play", { who: toAct.length ? toAct.map((i) => seatName(info, i)).join(T("list_sep")) : T("nobody") });
       $("awaited").textContent = view.chance ? T("waiting_chance", { what: view.chance.label || view.chance.kind })
-        : (view.phase ? String(view.phase) : "") + (view.doing ? " — " + view.doing : "");
+        : (view.phase ? TC.phase(String(view.phase)) : "") + (view.doing ? " — " + view.doing : "");
     }
     // Score: one row per numeric per-seat field (of the view, or of its per-seat objects).
     const rows = [];
