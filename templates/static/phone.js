@@ -153,6 +153,7 @@
           && m[varying[0]].every((x) => typeof x === "string"))) {
         group.append(picker(list, varying[0]));
         box.append(group);
+        if (groups.size === 1) $("action-hint").textContent = "";  // the picker says what to do
         continue;
       }
       const row = el("div", "options");
