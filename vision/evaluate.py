@@ -2,8 +2,9 @@
 
 Used by bench/vision.py and the tests.  A face card counts as *expected* when
 at least one of its corner indices is fully uncovered; it is *found* when a
-card sighting was read at one of its index corners (or its outline centre is
-near the card's), and *read* when rank and suit also match.  A sighting that
+card sighting was read within 9 mm of where a reading of one of its corners
+is placed (one sighting per card, nearest first), and *read* when rank and
+suit also match.  A sighting that
 matches no card is *false*; it is blamed on an occluder when it overlaps one."""
 
 from __future__ import annotations
@@ -40,19 +41,30 @@ def _inside(p, poly) -> bool:
     return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
 
 
+def _index_spots(card, H: np.ndarray) -> np.ndarray:
+    """Where a reader places a reading of each corner: 5 mm in along the short
+    edge and 8 mm along the long edge (image px)."""
+    c = np.asarray(card.corners_mm, np.float64)
+    ex = (c[1] - c[0]) / np.linalg.norm(c[1] - c[0])
+    ey = (c[3] - c[0]) / np.linalg.norm(c[3] - c[0])
+    mm = np.array([c[0] + 5 * ex + 8 * ey, c[1] - 5 * ex + 8 * ey, c[2] - 5 * ex - 8 * ey, c[3] + 5 * ex - 8 * ey])
+    return cv2.perspectiveTransform(mm.reshape(-1, 1, 2).astype(np.float32), H).reshape(-1, 2)
+
+
 def score(result: FrameResult, truth: SceneTruth) -> Score:
     ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
-    tol = 16 * ppm
+    tol = 9 * ppm  # a reading is placed 5 mm x 8 mm in from its corner
     s = Score()
     used: set[int] = set()
     faces = [c for c in truth.cards if c.kind == "face" and c.readable]
     s.expected = len(faces)
     pairs = []
     for ci, card in enumerate(faces):
+        spots = _index_spots(card, truth.homography)
         for sg in result.sightings:
             if sg.kind != "card":
                 continue
-            d = min(np.linalg.norm(np.array(a) - ic) for a in sg.anchors_px for ic in card.index_corners_px)
+            d = min(np.linalg.norm(np.array(a) - sp) for a in sg.anchors_px for sp in spots)
             if d < tol:
                 pairs.append((d, ci, sg))
     matched_cards: set[int] = set()
