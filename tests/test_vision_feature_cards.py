@@ -174,3 +174,12 @@ def test_teach_photo_saves_and_load_taught_reads_back(faces, tmp_path: Path):
     assert reg is not None and reg.names() == ["計略"]
     found = reg.find_all(card_view(faces[2], seed=4)[0])
     assert [(m.name, m.to_json()["type_label"]) for m in found] == [("計略", "行動 (action)")]
+
+
+def test_a_card_partly_under_another_is_still_found(registry, faces):
+    img, placed = table_scene({s: faces[s] for s in (3, 4)}, seed=21, n=2, overlap=True)
+    assert len(placed) == 2
+    a, b = (np.float32(p.quad) for p in placed)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    assert inter > 0.1 * abs(cv2.contourArea(a))  # the second card really covers part of the first
+    assert sorted(m.name for m in registry.find_all(img)) == sorted(card_spec(p.seed).name for p in placed)

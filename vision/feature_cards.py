@@ -35,7 +35,9 @@ CARD_TYPES = {"行動": "action", "機能": "function", "銃弾": "bullet", "対
 TYPE_NAMES_JA = {v: k for k, v in CARD_TYPES.items()}
 
 MIN_INLIERS = 12  # fewer RANSAC inliers than this: not a match ("unknown")
-MIN_SIMILARITY = 0.5  # correlation of the face warped back with the taught face
+MAX_OVERLAP = 0.6  # two found outlines sharing more than this (of the smaller) are one card
+MIN_SIMILARITY = 0.5
+MIN_VISIBLE = 0.15  # share of the face that inliers must cover  # correlation of the face warped back with the taught face
 THUMB = (63, 88)  # the size faces are compared at (1 px per mm: artwork, not print grain)
 RATIO = 0.8  # Lowe's ratio test
 METHODS = ("orb", "sift", "akaze")
@@ -450,11 +452,12 @@ class FeatureCards:
         q = _plausible(H, q_image.shape)
         if q is None:
             return None
-        # inliers must be spread over the face, not a single clump
-        spread = np.ptp(src.reshape(-1, 2)[mask], axis=0)
-        if spread[0] < 0.2 * FACE_W and spread[1] < 0.2 * FACE_H:
+        # inliers must be spread over the face, not a single clump; the look
+        # is judged where they are (a card partly under another still counts)
+        visible = _visible_part(src.reshape(-1, 2)[mask])
+        if visible is None:
             return None
-        sim = _similarity(card.thumb, q_image, H, self._template)
+        sim = _similarity(card.thumb, q_image, H, self._template, visible)
         if sim < MIN_SIMILARITY:
             return None
         return n, q, mask, sim
@@ -504,8 +507,8 @@ class FeatureCards:
         colour, which the white-paper card finder of vision/cards.py does not
         outline reliably); each card's matches are explained by one homography
         after another (RANSAC, remove its inliers, again) so several copies of
-        a card are each found.  Where two found cards overlap, the one with
-        more inliers stands."""
+        a card are each found.  Where two found outlines overlap by more
+        than :data:`MAX_OVERLAP`, the one with more inliers stands (cards lying partly on each other share less)."""
         if not self.cards or frame is None or frame.size == 0:
             return []
         scale = min(1.0, max_side / max(frame.shape[:2]))
@@ -536,7 +539,7 @@ class FeatureCards:
         found.sort(key=lambda f: f[0], reverse=True)
         kept: list[list] = []  # [inliers, card, outline, similarity, best rival inliers]
         for n, cid, quad, sim in found:
-            clash = next((k for k in kept if _overlap(quad, k[2]) > 0.3), None)
+            clash = next((k for k in kept if _overlap(quad, k[2]) > MAX_OVERLAP), None)
             if clash is None:
                 kept.append([n, cid, quad, sim, 0])
             else:
@@ -561,22 +564,50 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.where(n > 0, n, 1) / np.sqrt(x.shape[-1])
 
 
-def _similarity(thumb: np.ndarray, query: np.ndarray, H: np.ndarray, template: np.ndarray | None) -> float:
+def _masked_unit(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``x`` restricted to ``mask`` (pixels x channels), each channel zero-mean, unit-norm."""
+    v = x[mask]
+    v = v - v.mean(0)
+    n = np.sqrt((v**2).sum(0))
+    return v / np.where(n > 0, n, 1) / np.sqrt(v.shape[1])
+
+
+def _similarity(thumb: np.ndarray, query: np.ndarray, H: np.ndarray, template: np.ndarray | None, visible: np.ndarray | None = None) -> float:
     """How much the image region ``H`` maps the taught face to looks like
     that face: correlation at :data:`THUMB` size, per colour channel (so lamp
     brightness, contrast and tint do not count).  With a ``template`` (the
     mean of all taught faces, i.e. the frame, title bar and banner every card
     of a game shares) it is the partial correlation with the template taken
-    out, so only what tells this card from the others counts."""
+    out, so only what tells this card from the others counts.  ``visible``
+    (a THUMB-sized bool mask) limits the comparison to the part of the face
+    that is not covered (by a hand or another card)."""
     S = np.diag([FACE_W / THUMB[0], FACE_H / THUMB[1], 1.0])  # thumb px -> face px
     back = cv2.warpPerspective(query, H @ S, THUMB, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-    b = _thumb(back)
-    r_ab = float((thumb * b).sum())
+    back = cv2.GaussianBlur(back.astype(np.float32), (3, 3), 0.8)
+    m = np.ones(thumb.shape[:2], bool) if visible is None else visible
+    a, b = _masked_unit(thumb, m), _masked_unit(back, m)
+    r_ab = float((a * b).sum())
     if template is None:
         return r_ab
-    r_at, r_bt = float((thumb * template).sum()), float((b * template).sum())
+    t = _masked_unit(template, m)
+    r_at, r_bt = float((a * t).sum()), float((b * t).sum())
     den = np.sqrt(max(1e-9, (1 - r_at**2) * (1 - r_bt**2)))
     return float((r_ab - r_at * r_bt) / den)
+
+
+def _visible_part(face_pts: np.ndarray) -> np.ndarray | None:
+    """The part of the face the inliers cover (a disc around each, so an L
+    left uncovered by another card stays an L), as a THUMB-sized mask: where
+    the card is seen.  None when that is under :data:`MIN_VISIBLE` of the face
+    (too little seen to judge its look)."""
+    pts = face_pts * np.float32([THUMB[0] / FACE_W, THUMB[1] / FACE_H])
+    mask = np.zeros((THUMB[1], THUMB[0]), np.uint8)
+    for x, y in np.round(pts).astype(int):
+        cv2.circle(mask, (int(x), int(y)), 6, 1, -1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    if mask.sum() < MIN_VISIBLE * mask.size:
+        return None
+    return mask.astype(bool)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:

@@ -299,9 +299,15 @@ def card_view(face: np.ndarray, seed: int, size: tuple[int, int] = (480, 480), h
     return _camera_effects(rng, img, 1.6 if hard else 0.8, 8 if hard else 4, (55, 90)), quad
 
 
-def table_scene(faces: dict[int, np.ndarray], seed: int, n: int = 4, size: tuple[int, int] = (1280, 960)) -> tuple[np.ndarray, list[Placed]]:
-    """A table frame with ``n`` of ``faces`` (seed -> face) lying apart, as the
-    overhead camera sees them, and where each one is."""
+def table_scene(
+    faces: dict[int, np.ndarray], seed: int, n: int = 4, size: tuple[int, int] = (1280, 960), overlap: bool = False
+) -> tuple[np.ndarray, list[Placed]]:
+    """A table frame with up to ``n`` of ``faces`` (seed -> face) as the
+    overhead camera sees them, and where each one is (in drawing order, so a
+    later card lies on top).  Cards lie apart (one that finds no free room is
+    left out), or with ``overlap`` each card after the first is dropped
+    partly over the one before (its centre 55-80 % of a card width away), so
+    a card may be covered by one or more later cards."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = _surface(rng, w, h)
@@ -310,11 +316,22 @@ def table_scene(faces: dict[int, np.ndarray], seed: int, n: int = 4, size: tuple
     placed: list[Placed] = []
     cw = rng.uniform(170, 230)
     for s in chosen:
-        for _ in range(200):
-            c = (rng.uniform(cw, w - cw), rng.uniform(cw, h - cw))
-            if all(np.hypot(*(np.float32(c) - p.quad.mean(0))) > cw * 1.75 for p in placed):
-                break
-        quad = _card_quad(rng, c, cw * rng.uniform(0.9, 1.1), 0.25)
+        c = None
+        if overlap and placed:
+            a = rng.uniform(-np.pi, np.pi)
+            prev = placed[-1].quad.mean(0)
+            c = prev + cw * rng.uniform(0.55, 0.8) * np.float32([np.cos(a), np.sin(a)])
+            if not (cw * 0.8 < c[0] < w - cw * 0.8 and cw * 0.8 < c[1] < h - cw * 0.8):
+                c = None
+        else:
+            for _ in range(200):
+                cand = (rng.uniform(cw, w - cw), rng.uniform(cw, h - cw))
+                if all(np.hypot(*(np.float32(cand) - p.quad.mean(0))) > cw * 1.8 for p in placed):
+                    c = cand
+                    break
+        if c is None:
+            continue
+        quad = _card_quad(rng, (float(c[0]), float(c[1])), cw * rng.uniform(0.9, 1.1), 0.25)
         _paste(img, faces[s], quad)
         placed.append(Placed(s, quad))
     img = _lighting(rng, img, 0.4)
