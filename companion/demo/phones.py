@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import socketio
@@ -35,6 +36,17 @@ class SimPhone:
     def received(self, event: str) -> list[Any]:
         with self._lock:
             return [d for e, d in self.messages if e == event]
+
+    def wait_for(self, event: str, timeout: float = 15.0) -> Any:
+        """The latest ``event`` received, waiting up to ``timeout`` seconds for one; TimeoutError without."""
+        deadline = time.monotonic() + timeout
+        while True:
+            got = self.received(event)
+            if got:
+                return got[-1]
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {event!r} message within {timeout} s")
+            time.sleep(0.05)
 
     def close(self) -> None:
         self.client.disconnect()

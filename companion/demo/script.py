@@ -39,8 +39,8 @@ class Script:
     camera: Callable[[State, Move, list[Placed]], list[Placed] | None]
     choose: Callable[[State, random.Random], Move]
     illegal: Callable[[State, list[Placed], random.Random], Illegal | None]
-    width: int = 960
-    height: int = 540
+    width: int = 640
+    height: int = 360
     pile_shown: int = 1
     effects: bool = True
     max_tilt: float = 10.0
