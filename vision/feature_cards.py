@@ -4,13 +4,14 @@ on the table by local-feature matching.
 Why feature matching: players of ガンナガン bring their own printed cards, whose
 faces are full-bleed artwork with no corner index we could read and no marker
 we could print.  What such a face does have is texture, and local features
-(AKAZE by default, ORB as an option; see docs/vision-teach.md for the
-measurement that chose AKAZE) match it under rotation, scale, perspective,
-lamp changes and moderate blur.  A match only counts when a RANSAC homography
-maps the taught face onto the frame with enough inliers and a card-like
-(convex, not folded, not degenerate) outline, so a handful of chance
-descriptor agreements never names a card: below the bar the answer is
-``None`` ("unknown").
+(ORB by default, SIFT as an option; AKAZE is no longer in OpenCV 5's main
+module; docs/vision-teach.md has the measurement that chose ORB) match it
+under rotation, scale, perspective, lamp changes and moderate blur.  A match
+only counts when a robust (MAGSAC++) homography maps the taught face onto the
+frame with enough inliers and a card-like (convex, not mirrored, not
+degenerate) outline, and the face warped back looks like the taught face
+where it is seen, so chance descriptor agreements or a shared card template
+never name a card: below the bar the answer is ``None`` ("unknown").
 
 The registry is plain files: each taught card's rectified face as PNG plus one
 ``cards.json`` with names and types (no pickles); features are recomputed on
