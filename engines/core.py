@@ -23,7 +23,7 @@ import json
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -737,3 +737,49 @@ class TableAdapter(ABC):
     def answer(self, state: State, seat: int, choice: str) -> Move | None:
         """The move a seat's answer to one of this adapter's questions stands for (None: nothing to do)."""
         return None
+
+
+class FunctionAdapter(TableAdapter):
+    """A table adapter made of a game's module-level pure functions.
+
+    Each game's ``table.py`` keeps its logic in plain functions (easy to test one
+    by one) and exposes them as one ``ADAPTER``; this class checks that the
+    state is the game's own before calling them.
+    """
+
+    def __init__(self, state_type: type[State], *, layout: Callable[[int, str], MatLayout],
+                 interpret: Callable[..., AdapterResult],
+                 expected: Callable[..., Mapping[str, ZoneExpectation]] | None = None,
+                 differences: Callable[..., tuple[str, ...]] | None = None,
+                 manual_moves: Callable[..., list[Move] | None] | None = None,
+                 answer: Callable[..., Move | None] | None = None):
+        self._state_type = state_type
+        self._layout = layout
+        self._interpret = interpret
+        self._expected = expected
+        self._differences = differences
+        self._manual_moves = manual_moves
+        self._answer = answer
+
+    def _own(self, state: State) -> State:
+        if not isinstance(state, self._state_type):
+            raise TypeError(f"this adapter reads {self._state_type.__name__}, not {type(state).__name__}")
+        return state
+
+    def layout(self, seats: int, variant: str) -> MatLayout:
+        return self._layout(seats, variant)
+
+    def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
+        return self._interpret(self._own(state), changes, table)
+
+    def expected(self, state: State) -> Mapping[str, ZoneExpectation]:
+        return self._expected(self._own(state)) if self._expected else {}
+
+    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
+        return self._differences(self._own(state), table) if self._differences else ()
+
+    def manual_moves(self, state: State, seat: int) -> list[Move] | None:
+        return self._manual_moves(self._own(state), seat) if self._manual_moves else state.legal_moves(seat)
+
+    def answer(self, state: State, seat: int, choice: str) -> Move | None:
+        return self._answer(self._own(state), seat, choice) if self._answer else None

@@ -34,13 +34,11 @@ from engines.core import (
     FACE_DOWN,
     UNKNOWN,
     AdapterResult,
+    FunctionAdapter,
     IllegalMove,
-    MatLayout,
     Move,
     Question,
     Sighting,
-    State,
-    TableAdapter,
     TableSnapshot,
     Verdict,
     ZoneChange,
@@ -492,31 +490,12 @@ def card_choices(state: DoubleEdgeState, seat: int) -> tuple[str, ...]:
     return (*ACES[seat], *sorted(s.hands[seat], key=lambda c: (c[-1], value(c))))
 
 
-class DoubleEdgeAdapter(TableAdapter):
-    """The adapter the registry hands companion (``engines.registry.adapter("double-edge")``)."""
-
-    def layout(self, seats: int, variant: str) -> MatLayout:
-        return mat.layout(seats, variant)
-
-    def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
-        assert isinstance(state, DoubleEdgeState)
-        return interpret(state, changes, table)
-
-    def expected(self, state: State) -> dict[str, ZoneExpectation]:
-        assert isinstance(state, DoubleEdgeState)
-        return expected(state)
-
-    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
-        assert isinstance(state, DoubleEdgeState)
-        return differences(state, table)
-
-    def restored(self, state: State, table: TableSnapshot) -> bool:
-        assert isinstance(state, DoubleEdgeState)
-        return restored(state, table)
-
-    def manual_moves(self, state: State, seat: int) -> list[Move] | None:
-        assert isinstance(state, DoubleEdgeState)
-        return manual_moves(state, seat)
-
-
-ADAPTER = DoubleEdgeAdapter()
+ADAPTER = FunctionAdapter(
+    DoubleEdgeState,
+    layout=mat.layout,
+    interpret=interpret,
+    expected=expected,
+    differences=differences,
+    manual_moves=manual_moves,
+)
+"""The adapter the registry hands companion (``engines.registry.adapter("double-edge")``)."""

@@ -25,13 +25,12 @@ from engines.core import (
     FACE_DOWN,
     UNKNOWN,
     AdapterResult,
+    FunctionAdapter,
     IllegalMove,
-    MatLayout,
     Move,
     Question,
     Sighting,
     State,
-    TableAdapter,
     TableSnapshot,
     Verdict,
     ZoneChange,
@@ -289,31 +288,12 @@ def manual_moves(state: DoubleSidePlayState, seat: int) -> list[Move]:
     return [Play(seat, c) for c in _deck(state).ids if c not in played]
 
 
-class DoubleSidePlayAdapter(TableAdapter):
-    """The adapter the registry hands companion (``engines.registry.adapter("double-side-play")``)."""
-
-    def layout(self, seats: int, variant: str) -> MatLayout:
-        return mat.layout(seats, variant)
-
-    def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
-        assert isinstance(state, DoubleSidePlayState)
-        return interpret(state, changes, table)
-
-    def expected(self, state: State) -> dict[str, ZoneExpectation]:
-        assert isinstance(state, DoubleSidePlayState)
-        return expected(state)
-
-    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
-        assert isinstance(state, DoubleSidePlayState)
-        return differences(state, table)
-
-    def restored(self, state: State, table: TableSnapshot) -> bool:
-        assert isinstance(state, DoubleSidePlayState)
-        return restored(state, table)
-
-    def manual_moves(self, state: State, seat: int) -> list[Move]:
-        assert isinstance(state, DoubleSidePlayState)
-        return manual_moves(state, seat)
-
-
-ADAPTER = DoubleSidePlayAdapter()
+ADAPTER = FunctionAdapter(
+    DoubleSidePlayState,
+    layout=mat.layout,
+    interpret=interpret,
+    expected=expected,
+    differences=differences,
+    manual_moves=manual_moves,
+)
+"""The adapter the registry hands companion (``engines.registry.adapter("double-side-play")``)."""

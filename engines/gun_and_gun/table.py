@@ -40,11 +40,9 @@ from engines.core import (
     FACE_DOWN,
     UNKNOWN,
     AdapterResult,
-    MatLayout,
+    FunctionAdapter,
     Move,
     Question,
-    State,
-    TableAdapter,
     TableSnapshot,
     Verdict,
     ZoneChange,
@@ -396,35 +394,13 @@ def manual_moves(state: GunAndGunState, seat: int) -> list[Move]:
     return list(state.legal_moves(seat) or [])
 
 
-class GunAndGunAdapter(TableAdapter):
-    """The adapter the registry hands companion (``engines.registry.adapter("gun-and-gun")``)."""
-
-    def layout(self, seats: int, variant: str) -> MatLayout:
-        return mat.layout(seats, variant)
-
-    def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
-        assert isinstance(state, GunAndGunState)
-        return interpret(state, changes, table)
-
-    def expected(self, state: State) -> dict[str, ZoneExpectation]:
-        assert isinstance(state, GunAndGunState)
-        return expected(state)
-
-    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
-        assert isinstance(state, GunAndGunState)
-        return differences(state, table)
-
-    def restored(self, state: State, table: TableSnapshot) -> bool:
-        assert isinstance(state, GunAndGunState)
-        return restored(state, table)
-
-    def manual_moves(self, state: State, seat: int) -> list[Move]:
-        assert isinstance(state, GunAndGunState)
-        return manual_moves(state, seat)
-
-    def answer(self, state: State, seat: int, choice: str) -> Move | None:
-        assert isinstance(state, GunAndGunState)
-        return answer(state, seat, choice)
-
-
-ADAPTER = GunAndGunAdapter()
+ADAPTER = FunctionAdapter(
+    GunAndGunState,
+    layout=mat.layout,
+    interpret=interpret,
+    expected=expected,
+    differences=differences,
+    manual_moves=manual_moves,
+    answer=answer,
+)
+"""The adapter the registry hands companion (``engines.registry.adapter("gun-and-gun")``)."""

@@ -36,12 +36,10 @@ from engines.core import (
     FACE_DOWN,
     UNKNOWN,
     AdapterResult,
-    MatLayout,
+    FunctionAdapter,
     Move,
     Question,
     Sighting,
-    State,
-    TableAdapter,
     TableSnapshot,
     Verdict,
     ZoneChange,
@@ -557,32 +555,13 @@ def manual_moves(state: KeenerState, seat: int) -> list[Move]:
     return [m for m in listed if not isinstance(m, Cloak | Uncloak)]
 
 
-class KeenerAdapter(TableAdapter):
-    """The adapter the registry hands companion (``engines.registry.adapter("keener")``)."""
-
-    def layout(self, seats: int, variant: str) -> MatLayout:
-        return mat.layout(seats, variant)
-
-    def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
-        assert isinstance(state, KeenerState)
-        return interpret(state, changes, table)
-
-    def expected(self, state: State) -> dict[str, ZoneExpectation]:
-        assert isinstance(state, KeenerState)
-        return expected(state)
-
-    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
-        assert isinstance(state, KeenerState)
-        return differences(state, table)
-
-    def restored(self, state: State, table: TableSnapshot) -> bool:
-        assert isinstance(state, KeenerState)
-        return restored(state, table)
-
-    def manual_moves(self, state: State, seat: int) -> list[Move]:
-        assert isinstance(state, KeenerState)
-        return manual_moves(state, seat)
-
-
-ADAPTER = KeenerAdapter()
+ADAPTER = FunctionAdapter(
+    KeenerState,
+    layout=mat.layout,
+    interpret=interpret,
+    expected=expected,
+    differences=differences,
+    manual_moves=manual_moves,
+)
+"""The adapter the registry hands companion (``engines.registry.adapter("keener")``)."""
 

@@ -33,13 +33,12 @@ from collections.abc import Sequence
 from engines.core import (
     FACE_DOWN,
     AdapterResult,
+    FunctionAdapter,
     IllegalMove,
     MatLayout,
     Move,
     Question,
     Sighting,
-    State,
-    TableAdapter,
     TableSnapshot,
     Verdict,
     ZoneChange,
@@ -426,34 +425,15 @@ def manual_moves(state: TFSState, seat: int) -> list[Move]:
     return list(state.legal_moves(seat) or [])
 
 
-class TwoFreakinSwordsAdapter(TableAdapter):
-    """The adapter the registry hands companion (``engines.registry.adapter("two-freakin-swords")``)."""
-
-    def layout(self, seats: int, variant: str) -> MatLayout:
-        return mat.layout(seats, variant)
-
-    def interpret(self, state: State, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
-        assert isinstance(state, TFSState)
-        return interpret(state, changes, table)
-
-    def expected(self, state: State) -> dict[str, ZoneExpectation]:
-        assert isinstance(state, TFSState)
-        return expected(state)
-
-    def differences(self, state: State, table: TableSnapshot) -> tuple[str, ...]:
-        assert isinstance(state, TFSState)
-        return differences(state, table)
-
-    def restored(self, state: State, table: TableSnapshot) -> bool:
-        assert isinstance(state, TFSState)
-        return restored(state, table)
-
-    def manual_moves(self, state: State, seat: int) -> list[Move]:
-        assert isinstance(state, TFSState)
-        return manual_moves(state, seat)
-
-
-ADAPTER = TwoFreakinSwordsAdapter()
+ADAPTER = FunctionAdapter(
+    TFSState,
+    layout=mat.layout,
+    interpret=interpret,
+    expected=expected,
+    differences=differences,
+    manual_moves=manual_moves,
+)
+"""The adapter the registry hands companion (``engines.registry.adapter("two-freakin-swords")``)."""
 
 
 def layout(seats: int, variant: str) -> MatLayout:
