@@ -136,9 +136,10 @@ class Demo:
                         log.error("demo: %s refused: %s", move.to_json(), answer)
                         return False
                     self.tally.entered_by_hand += 1
+                    self.say(f"phone (the camera did not take it): seat {seat + 1} {_words(move.to_json())}")
                 else:
                     self.tally.camera_moves += 1
-                self.say(f"camera: seat {seat + 1} {_words(move.to_json())}")
+                    self.say(f"camera: seat {seat + 1} {_words(move.to_json())}")
             else:
                 answer = self.phone(seat, move.to_json())
                 if not answer.get("ok"):
@@ -164,6 +165,7 @@ class Demo:
                 break
         else:
             self.tally.stray += [a.get("verdict") for a in answers if not a.get("ok")]
+            self.say("the camera did not read the illegal card; it is taken back anyway")
         if self.pace:
             self.stop.wait(self.pace)
         self.look(keep)
