@@ -124,7 +124,7 @@ def create_app(config: Config | None = None) -> Flask:
             layout = None
         server.camera = CameraLink.open(
             config.camera, lambda changes, snap, ev: referee.call(referee.physical, changes, snap, ev), store,
-            layout)
+            layout, game_id=first.game.id)
     return app
 
 
