@@ -33,7 +33,7 @@ FEAT_W, FEAT_H = 16, 20
 MIN_RANK_SCORE = 0.62
 MIN_SUIT_SCORE = 0.62
 MIN_MARGIN = 0.04
-MIN_SUIT_SEPARATION = 0.03  # Fisher distance / 10 between same-colour suits
+MIN_SUIT_SEPARATION = 0.1  # Fisher distance / 10 between same-colour suits
 
 
 @dataclass(frozen=True)
@@ -158,8 +158,12 @@ class References:
         if self.use_lda and pair in self._lda:
             w, mid, spread = self._lda[pair]
             z = float((np.dot(f.astype(np.float64), w) - mid) / spread)
-            label = pair[0] if z > 0 else pair[1]
-            margin = min(abs(z) / 10, 0.3) if red is not None else min(margin, abs(z) / 10)
+            lda_label = pair[0] if z > 0 else pair[1]
+            # when shape correlation and the Fisher split disagree, only a
+            # clear Fisher verdict counts (a weak one was wrong more often)
+            weight = 10 if lda_label == label else 20
+            label = lda_label
+            margin = min(abs(z) / weight, 0.3) if red is not None else min(margin, abs(z) / weight)
         return label, score, margin
 
 
