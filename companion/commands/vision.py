@@ -16,6 +16,7 @@ def register(sub) -> None:
     r.add_argument("--json", action="store_true", help="print JSON (one object per image)")
     r.add_argument("--deck", default=None, help="use the references of a taught deck")
     r.add_argument("--no-mat", action="store_true", help="do not look for the playmat")
+    r.add_argument("--game", default=None, help="also report cards taught for this game (companion vision teach --game ...)")
     r.set_defaults(func=run_read)
 
     w = vs.add_parser("watch", help="follow a camera, video, image folder or 'sim' and write an annotated video")
@@ -27,8 +28,15 @@ def register(sub) -> None:
     w.add_argument("--events", action="store_true", help="print each stable snapshot as a JSON line")
     w.set_defaults(func=run_watch)
 
-    t = vs.add_parser("teach", help="learn a deck's corner indices from one photo per card (files named QH.jpg, 10S.jpg ...)")
-    t.add_argument("--deck", required=True, help="name for this deck")
+    t = vs.add_parser(
+        "teach",
+        help="learn a deck's corner indices (--deck, files named QH.jpg ...) or one commercial card of a game (--game --name --type PHOTO)",
+    )
+    who = t.add_mutually_exclusive_group(required=True)
+    who.add_argument("--deck", help="name for this deck of standard cards")
+    who.add_argument("--game", help="game whose own cards are taught by feature matching, e.g. gun-and-gun")
+    t.add_argument("--name", help="with --game: the card's name as printed, e.g. 計略")
+    t.add_argument("--type", dest="card_type", help="with --game: the card's type, e.g. 行動, 機能, 銃弾, 対応")
     t.add_argument("images", nargs="+", metavar="IMAGE_OR_FOLDER")
     t.set_defaults(func=run_teach)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
@@ -51,6 +59,7 @@ def run_read(args) -> int:
     from vision.pipeline import VisionPipeline
 
     refs = _refs(args.deck)
+    taught = _taught(args.game)
     status = 0
     for path in args.images:
         frame = cv2.imread(path, cv2.IMREAD_COLOR)
@@ -60,8 +69,10 @@ def run_read(args) -> int:
             continue
         pipe = VisionPipeline(use_mat=not args.no_mat, references=refs, full_marker_scan=True)
         result = pipe.process(frame)
+        found = taught.find_all(frame) if taught is not None else []
         if args.json:
-            print(json.dumps({"image": path, **result.to_json()}, ensure_ascii=False))
+            extra = {"taught": [m.to_json() for m in found]} if taught is not None else {}
+            print(json.dumps({"image": path, **result.to_json(), **extra}, ensure_ascii=False))
             continue
         h, w = frame.shape[:2]
         print(f"{path}: {w}x{h}, mat {'seen' if result.mat_seen else 'not seen'}, {len(result.sightings)} found")
@@ -71,6 +82,13 @@ def run_read(args) -> int:
             mm = "" if s.outline_mm is None else "  mm " + " ".join(f"({x:.0f},{y:.0f})" for x, y in s.outline_mm)
             stack = f"  above {list(s.above)}" if s.above else ""
             print(f"  #{s.id} {what}  confidence {s.confidence:.2f}  px {px}{mm}{stack}")
+        if taught is not None:
+            from vision.feature_cards import type_label
+
+            print(f"  {len(found)} taught {args.game} card(s)")
+            for m in found:
+                px = " ".join(f"({x:.0f},{y:.0f})" for x, y in m.outline)
+                print(f"  {m.name} {type_label(m.type)}  confidence {m.confidence:.2f}  inliers {m.inliers}  px {px}")
     return status
 
 
@@ -135,6 +153,8 @@ def run_watch(args) -> int:
 
 
 def run_teach(args) -> int:
+    if args.game is not None:
+        return run_teach_card(args)
     from vision.sources import IMAGE_EXTS
     from vision.teach import teach
 
@@ -156,3 +176,38 @@ def run_teach(args) -> int:
     if report.missing:
         print(f"  not yet taught: {' '.join(report.missing)}")
     return 0 if report.learnt else 1
+
+
+def run_teach_card(args) -> int:
+    """``teach --game GAME --name NAME --type TYPE PHOTO``: one card from one photo."""
+    from vision.feature_cards import teach_photo, type_label
+
+    if not args.name or not args.card_type:
+        print("companion vision teach: --game needs --name NAME and --type TYPE (行動, 機能, 銃弾, 対応 ...)", file=sys.stderr)
+        return 2
+    if len(args.images) != 1:
+        print("companion vision teach: --game teaches one card from ONE photo; run it once per card", file=sys.stderr)
+        return 2
+    try:
+        t = teach_photo(args.game, args.name, args.card_type, args.images[0])
+    except ValueError as exc:
+        print(f"companion vision teach: {exc}", file=sys.stderr)
+        return 2
+    where = "card outline found in the photo" if t.outline_found else "whole photo taken as the card"
+    verb = "re-taught" if t.replaced else "taught"
+    print(f"{args.game}: {verb} {t.name!r} as {type_label(t.type)}, {t.features} features, {where}; saved to {t.saved_to}")
+    return 0
+
+
+def _taught(game):
+    if game is None:
+        return None
+    from vision.feature_cards import load_taught
+
+    try:
+        reg = load_taught(game)
+    except ValueError as exc:
+        raise SystemExit(f"companion vision: {exc}") from None
+    if reg is None:
+        raise SystemExit(f"companion vision: no cards taught for {game!r}; run 'companion vision teach --game {game} --name NAME --type TYPE PHOTO' first")
+    return reg
