@@ -62,6 +62,13 @@ class Play(Message):
     _move = field_validator("move")(_check_move)
 
 
+class Answer(Message):
+    """A seat's answer to a question the table asked it (one of the question's ``choices``)."""
+
+    table: TableId
+    choice: Annotated[str, Field(min_length=1, max_length=200)]
+
+
 class Amend(Message):
     """Replace this seat's latest sealed commitment of the same type (until it is revealed)."""
 

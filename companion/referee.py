@@ -302,6 +302,21 @@ class Referee:
             view = _redact(view, hidden)
         return {"ok": True, "table": t.id, "seq": seq, "last": t.seq, "entry": shown, "view": view}
 
+    def answer(self, seat: int, choice: str) -> JSON:
+        """A seat's answer to a question the table adapter asked (which card was sealed, whether to
+        declare): the adapter says which move it stands for, and that move is played like any other."""
+        t = self.table
+        from engines import registry
+
+        try:
+            adapter = registry.adapter(t.game.id)
+        except ValueError:
+            return _refusal("TC-ANSWER", _("This table asks no questions."))
+        move = adapter.answer(t.state, seat, choice)
+        if move is None:
+            return _refusal("TC-ANSWER", _("That answer is not one of the choices offered."))
+        return self.play(seat, "phone", move.to_json())
+
     def physical(self, changes: list, snapshot: Any, evidence: str | None) -> JSON:
         """Zone changes the camera saw (companion.camera) -> the game's adapter -> engine moves."""
         t = self.table

@@ -191,6 +191,16 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
             socketio.emit("rejected", {"table": table.id, **answer}, to=session.sid)
         return answer
 
+    @handler("answer", m.Answer)
+    def on_answer(session: Session, msg: m.Answer) -> dict:
+        table = table_of(session, msg.table)
+        seat = seated(session, table.id)
+        referee = hub.referee(table.id)
+        answer = referee.run(referee.answer, seat, msg.choice)
+        if not answer["ok"]:
+            socketio.emit("rejected", {"table": table.id, **answer}, to=session.sid)
+        return answer
+
     @handler("amend", m.Amend)
     def on_amend(session: Session, msg: m.Amend) -> dict:
         table = table_of(session, msg.table)

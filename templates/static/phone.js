@@ -230,7 +230,22 @@
   socket.on("illegal", (m) => notice(m.verdict));
   socket.on("paused", () => banner(T("paused")));
   socket.on("resumed", () => banner(""));
-  socket.on("question", (q) => banner(q.prompt + (q.choices && q.choices.length ? " — " + q.choices.join(" / ") : "")));
+  // The table asks this seat (the camera could not decide): one button per choice, sent back as "answer".
+  socket.on("question", (q) => {
+    const b = $("banner");
+    b.replaceChildren(el("p", null, q.prompt));
+    for (const choice of q.choices || []) {
+      const btn = el("button", "option", choice);
+      btn.type = "button";
+      btn.addEventListener("click", () => socket.emit("answer", { table, choice }, (ack) => {
+        if (!ack) { notice({ rule: "", message: T("no_answer") }); return; }
+        if (ack.ok) { notice(null); banner(""); }
+        else notice(ack.verdict || { rule: ack.code, message: ack.message });
+      }));
+      b.append(btn);
+    }
+    b.hidden = false;
+  });
   socket.on("kicked", () => { kicked = true; banner(T("kicked")); socket.disconnect(); });
   socket.on("error", (m) => { if (m && m.event !== "play") notice({ rule: m.code, message: m.message }); });
 
