@@ -11,19 +11,16 @@ keep 10 mm from the left and right edges and 15 mm from the top and bottom
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engines.core import MatLayout, Zone
+from engines.mat_sides import MAT_H, MAT_W, ZoneRow, facing, two_sided  # noqa: F401  (MAT_*, facing: this game's mat API)
 
-MAT_W = 594.0
-MAT_H = 420.0
 SEATS = (2,)
 VARIANTS = ("standard", "azbar", "extra-turn")
 
 # Seat 0, left to right as the player sees it.  The Base is a staggered stack of
 # three (it grows in the azbar variant), so its zone is tall; the Striker zone is
 # as tall because an azbar Gambit spreads several cards there.
-_SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
+_SEAT0: tuple[ZoneRow, ...] = (
     ("discard", "Discard pile", 80, 309, 70, 96, "pile"),
     ("base", "Base (staggered stack)", 170, 263, 70, 142, "stack"),
     ("striker", "Striker", 262, 263, 70, 142, "spread"),
@@ -32,25 +29,10 @@ _SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
 )
 
 
-def _half_turn(zone: Zone) -> Zone:
-    return replace(zone, x=MAT_W - zone.x - zone.w, y=MAT_H - zone.y - zone.h)
-
-
-def facing(seats: int, seat: int) -> float:
-    """Which way seat ``seat`` faces, in degrees anticlockwise on the printed mat: 0 for the
-    bottom edge, 180 for the top.  A label turned this way reads upright from that chair."""
-    return 180.0 * seat
-
-
 def layout(seats: int, variant: str) -> MatLayout:
     """The zones of a Double-Edge mat; ValueError for a seat count or variant the game lacks."""
     if seats not in SEATS:
         raise ValueError(f"Double-Edge is for exactly 2 players, not {seats}")
     if variant not in VARIANTS:
         raise ValueError(f"Double-Edge has no variant {variant!r}; choose {', '.join(VARIANTS)}")
-    zones = [Zone("deck", "Shared deck", None, 262, 164, 70, 92, "pile")]
-    for seat in range(seats):
-        for key, label, x, y, w, h, kind in _SEAT0:
-            zone = Zone(f"s{seat}.{key}", label, seat, x, y, w, h, kind)  # type: ignore[arg-type]
-            zones.append(zone if seat == 0 else _half_turn(zone))
-    return MatLayout(MAT_W, MAT_H, tuple(zones))
+    return two_sided([Zone("deck", "Shared deck", None, 262, 164, 70, 92, "pile")], _SEAT0, seats)

@@ -12,18 +12,15 @@ sized for standard cards.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from engines.core import MatLayout
+from engines.mat_sides import MAT_H, MAT_W, ZoneRow, facing, two_sided  # noqa: F401  (MAT_*, facing: this game's mat API)
 
-from engines.core import MatLayout, Zone
-
-MAT_W = 594.0
-MAT_H = 420.0
 SEATS = (2,)
 VARIANTS = ("standard", "double-edge")
 
 # Seat 0, left to right as the player sees it: (key, label, x, y, w, h, kind).
 # Front row (towards the opponent): cards played from the hand; back row: the guns.
-_SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
+_SEAT0: tuple[ZoneRow, ...] = (
     ("action", "Action played (行動)", 20, 216, 90, 92, "single"),
     ("function", "Function area (機能)", 120, 216, 170, 92, "spread"),
     ("response", "Set responses, face down (対応, at most 2)", 300, 216, 150, 92, "spread"),
@@ -36,25 +33,10 @@ _SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
 )
 
 
-def _half_turn(zone: Zone) -> Zone:
-    return replace(zone, x=MAT_W - zone.x - zone.w, y=MAT_H - zone.y - zone.h)
-
-
-def facing(seats: int, seat: int) -> float:
-    """Which way seat ``seat`` faces, in degrees anticlockwise on the printed mat: 0 for the
-    bottom edge, 180 for the top.  A label turned this way reads upright from that chair."""
-    return 180.0 * seat
-
-
 def layout(seats: int, variant: str) -> MatLayout:
     """The zones of a ガンナガン mat; ValueError for a seat count or variant the game lacks."""
     if seats not in SEATS:
         raise ValueError(f"ガンナガン is for exactly 2 players, not {seats}")
     if variant not in VARIANTS:
         raise ValueError(f"ガンナガン has no variant {variant!r}; choose {', '.join(VARIANTS)}")
-    zones = []
-    for seat in range(seats):
-        for key, label, x, y, w, h, kind in _SEAT0:
-            zone = Zone(f"s{seat}.{key}", label, seat, x, y, w, h, kind)  # type: ignore[arg-type]
-            zones.append(zone if seat == 0 else _half_turn(zone))
-    return MatLayout(MAT_W, MAT_H, tuple(zones))
+    return two_sided([], _SEAT0, seats)

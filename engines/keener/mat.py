@@ -14,17 +14,14 @@ corner squares are kept clear for the calibration markers.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engines.core import MatLayout, Zone
+from engines.mat_sides import MAT_H, MAT_W, ZoneRow, facing, two_sided  # noqa: F401  (MAT_*, facing: this game's mat API)
 
-MAT_W = 594.0
-MAT_H = 420.0
 SEATS = (2,)
 VARIANTS = ("standard",)
 
 # Seat 0, left to right as the player sees it: (key, label, x, y, w, h, kind).
-_SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
+_SEAT0: tuple[ZoneRow, ...] = (
     ("fighters", "Fighters", 75, 247, 270, 76, "spread"),
     ("defenses", "Defenses", 355, 247, 164, 76, "spread"),
     ("generators", "Resource Generators", 75, 328, 200, 77, "spread"),
@@ -34,25 +31,10 @@ _SEAT0: tuple[tuple[str, str, float, float, float, float, str], ...] = (
 )
 
 
-def _half_turn(zone: Zone) -> Zone:
-    return replace(zone, x=MAT_W - zone.x - zone.w, y=MAT_H - zone.y - zone.h)
-
-
-def facing(seats: int, seat: int) -> float:
-    """Which way seat ``seat`` faces, in degrees anticlockwise on the printed mat: 0 for the
-    bottom edge, 180 for the top.  A label turned this way reads upright from that chair."""
-    return 180.0 * seat
-
-
 def layout(seats: int, variant: str) -> MatLayout:
     """The zones of a Keener mat; ValueError for a seat count or variant the game lacks."""
     if seats not in SEATS:
         raise ValueError(f"Keener is for exactly 2 players, not {seats}")
     if variant not in VARIANTS:
         raise ValueError(f"Keener has no variant {variant!r}; choose {', '.join(VARIANTS)}")
-    zones = [Zone("attack", "Attack: attackers and the blockers facing them", None, 75, 178, 444, 64, "spread")]
-    for seat in range(seats):
-        for key, label, x, y, w, h, kind in _SEAT0:
-            zone = Zone(f"s{seat}.{key}", label, seat, x, y, w, h, kind)  # type: ignore[arg-type]
-            zones.append(zone if seat == 0 else _half_turn(zone))
-    return MatLayout(MAT_W, MAT_H, tuple(zones))
+    return two_sided([Zone("attack", "Attack: attackers and the blockers facing them", None, 75, 178, 444, 64, "spread")], _SEAT0, seats)
