@@ -31,7 +31,6 @@ Pure: no I/O, no memory between calls.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -204,12 +203,6 @@ def restored(state: GunAndGunState, table: TableSnapshot) -> bool:
 # Turning the table into moves
 
 
-def _scratch(state: GunAndGunState) -> GunAndGunState:
-    twin = copy.copy(state)
-    twin._history = []  # noqa: SLF001 - a fresh undo stack, so the caller's is never shared
-    return twin
-
-
 def _mismatch(rule: str, message: str, fix: str) -> AdapterResult:
     return AdapterResult(mismatch=Verdict.reject(rule, message, fix))
 
@@ -256,7 +249,7 @@ def _ask_or_play(twin: GunAndGunState, move: PlayAction | ResolveFunction, fix: 
 
 def interpret(state: GunAndGunState, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
     """The moves the just-made changes stand for, in order, or the first mismatch (nothing applies then)."""
-    twin = _scratch(state)
+    twin = state.copy()
     moves: list[Move] = []
     questions: list[Question] = []
     for ch in changes:

@@ -26,7 +26,6 @@ Pure: no I/O, no memory between calls.
 
 from __future__ import annotations
 
-import copy
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -212,13 +211,6 @@ def restored(state: KeenerState, table: TableSnapshot) -> bool:
 # Turning the table into moves
 
 
-def _scratch(state: KeenerState) -> KeenerState:
-    """A copy to try moves on: the caller's state is never touched."""
-    twin = copy.copy(state)
-    twin._history = []  # noqa: SLF001 - a fresh undo stack, so the caller's is never shared
-    return twin
-
-
 def _mismatch(rule: str, message: str, fix: str) -> AdapterResult:
     return AdapterResult(mismatch=Verdict.reject(rule, message, fix))
 
@@ -319,7 +311,7 @@ def _already_there(state: KeenerState, zone: str, instance: str, table: TableSna
 
 def interpret(state: KeenerState, changes: Sequence[ZoneChange], table: TableSnapshot) -> AdapterResult:
     """The moves the just-made changes stand for, in order, or the first mismatch (nothing is applied then)."""
-    twin = _scratch(state)
+    twin = state.copy()
     moves: list[Move] = []
     questions: list[Question] = []
     for ch in changes:
