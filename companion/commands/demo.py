@@ -2,11 +2,12 @@
 
 It starts the real server (simulated LED boards, never a real port), opens a
 seeded game, prints the table page and the seat links, and plays a scripted
-game: for Double-Edge (the default) and Double Side Play (``--game
-double-side-play``) every card is laid on a rendered mat that vision's real
-pipeline reads frame by frame into the referee (``companion.demo``), while
+game: for Double-Edge (the default) and every game with a script in
+``companion/demo/<game>.py`` (``--game double-side-play`` ...) every card is
+laid on a rendered mat that vision's real pipeline reads frame by frame into
+the referee (``companion.demo``), while
 simulated phones make the phone moves over Socket.IO; now and then a scripted
-illegal move is flagged and put right.  Other games (no table adapter) are
+illegal move is flagged and put right.  A game without a script is
 played by random legal moves through the referee.
 ``--once`` plays one game to its end and exits (``--fast`` without pauses, for
 tests); otherwise a new game starts after each one until Ctrl-C.  Everything
@@ -15,6 +16,8 @@ is labelled DEMO.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import logging
 import random
 import sys
@@ -54,14 +57,11 @@ def _script(game_id: str, args):
         from engines import registry
 
         registry.adapter(game_id)
-        if game_id == "double-edge":
-            from companion.demo import double_edge
-
-            return double_edge.script(variant=args.variant or "standard")
-        if game_id == "double-side-play":
-            from companion.demo import double_side_play
-
-            return double_side_play.script(seats=args.seats or 4, variant=args.variant or "standard")
+        # Each game with a rendered-camera script has companion/demo/<game_module>.py exposing script(...).
+        module = importlib.import_module(f"companion.demo.{game_id.replace('-', '_')}")
+        accepted = inspect.signature(module.script).parameters
+        options = {"seats": args.seats, "variant": args.variant}
+        return module.script(**{k: v for k, v in options.items() if v and k in accepted})
     except (ImportError, ValueError) as exc:
         logging.getLogger(__name__).warning("no rendered camera for %s (%s): random legal moves", game_id, exc)
     return None
