@@ -177,16 +177,62 @@ class FairnessReport:
         return not self.mismatches
 
 
-def _revealed_seed(entries: list[dict], report: FairnessReport) -> bytes | None:
-    reveals = [e for e in entries if e.get("kind") == "reveal"]
-    if not reveals:
-        report.mismatches.append(Mismatch(None, "the record has no reveal entry: the seed was never disclosed"))
-        return None
-    if len(reveals) > 1:
-        report.mismatches.append(Mismatch(reveals[1]["seq"], "a second reveal entry"))
-    entry = reveals[0]
+@dataclass
+class Epoch:
+    """One seed commitment and the entries it governs.
+
+    The header's commitment governs from the start.  A rollback after the seed
+    was revealed would make every later draw foreseeable, so the server commits
+    to a fresh seed in that rollback entry (``data.seed_commitment``); it
+    governs every chance entry after it and is revealed when the game ends again.
+    """
+
+    start: int
+    """The seq of the entry that committed (0: the header)."""
+    commitment: str | None
+    seed: bytes | None = None
+    revealed_at: int | None = None
+
+
+def _epochs(entries: list[dict], header_commitment: str | None, report: FairnessReport) -> dict[int, Epoch]:
+    """The epoch governing each entry (by seq); checks every reveal against its own commitment."""
+    epochs = [Epoch(0, header_commitment)]
+    governs: dict[int, Epoch] = {}
+    for entry in entries:
+        seq = entry.get("seq")
+        data = entry.get("data") if isinstance(entry.get("data"), dict) else {}
+        kind = entry.get("kind")
+        current = epochs[-1]
+        if kind == "rollback" and "seed_commitment" in data:
+            commitment = data.get("seed_commitment")
+            if current.revealed_at is None:
+                report.mismatches.append(Mismatch(seq, "a new seed commitment before the previous seed was revealed"))
+            epochs.append(Epoch(seq, commitment if isinstance(commitment, str) else None))
+            report.notes.append(f"seq {seq}: a rollback after the seed was revealed committed to a new seed "
+                                f"{str(commitment)[:16]}…; the draws after it follow that seed")
+        elif kind == "reveal":
+            if current.revealed_at is not None:
+                report.mismatches.append(Mismatch(seq, "a second reveal entry"))
+            else:
+                current.seed = _check_reveal(entry, current, report)
+                current.revealed_at = seq
+        if isinstance(seq, int):
+            governs[seq] = epochs[-1]
+    first = epochs[0]
+    report.revealed = None
+    if first.revealed_at is not None:
+        seed_hex = next(((e.get("data") or {}).get("seed") for e in entries if e.get("seq") == first.revealed_at), None)
+        report.revealed = seed_hex if isinstance(seed_hex, str) else None
+    for epoch in epochs:
+        if epoch.revealed_at is None:
+            report.mismatches.append(Mismatch(None, "the record has no reveal entry: the seed was never disclosed")
+                                     if epoch.start == 0 else
+                                     Mismatch(epoch.start, "the seed committed here was never revealed"))
+    return governs
+
+
+def _check_reveal(entry: dict, epoch: Epoch, report: FairnessReport) -> bytes | None:
     seed_hex = (entry.get("data") or {}).get("seed")
-    report.revealed = seed_hex if isinstance(seed_hex, str) else None
     try:
         seed = bytes.fromhex(seed_hex)
     except (TypeError, ValueError):
@@ -195,11 +241,14 @@ def _revealed_seed(entries: list[dict], report: FairnessReport) -> bytes | None:
     if not seed:
         report.mismatches.append(Mismatch(entry["seq"], "the revealed seed is empty"))
         return None
-    if report.commitment is None:
-        report.mismatches.append(Mismatch(None, "the header has no seed_commitment: nothing was promised"))
+    if epoch.commitment is None:
+        report.mismatches.append(Mismatch(None if epoch.start == 0 else epoch.start,
+                                          "the header has no seed_commitment: nothing was promised"
+                                          if epoch.start == 0 else "this rollback's seed_commitment is not text"))
         return None
-    if commitment_of(seed) != report.commitment:
-        report.mismatches.append(Mismatch(entry["seq"], "the revealed seed does not match the header's seed_commitment"))
+    if commitment_of(seed) != epoch.commitment:
+        whose = "the header's seed_commitment" if epoch.start == 0 else f"the seed_commitment of seq {epoch.start}"
+        report.mismatches.append(Mismatch(entry["seq"], f"the revealed seed does not match {whose}"))
         return None
     return seed
 
@@ -244,7 +293,7 @@ def check_record(record: Any, game: Game | None = None) -> FairnessReport:
     header = record.header
     commitment = header.get("seed_commitment")
     report = FairnessReport(commitment if isinstance(commitment, str) else None, None)
-    seed = _revealed_seed(record.entries, report)
+    governs = _epochs(record.entries, report.commitment, report)
     table_id = header.get("table_id", "")
     if not isinstance(table_id, str):
         report.mismatches.append(Mismatch(None, f"the header's table_id {table_id!r} is not text"))
@@ -277,7 +326,7 @@ def check_record(record: Any, game: Game | None = None) -> FairnessReport:
             problem = f"cannot check: the game could not be rebuilt ({report.game_error})"
         elif request is None:
             problem = "the game awaited no chance here, so its ranges are unknown"
-        elif seed is not None:
+        elif (seed := governs[seq].seed if seq in governs else None) is not None:
             expected = values_for(seed, table_id, client_seed, nonce, request.ranges)
             check["expected"] = expected
             if expected != recorded:

@@ -62,7 +62,9 @@ class Hub:
     def _attach(self, table: Table) -> Table:
         with self.lock:
             self.tables[table.id] = table
-            self.referees[table.id] = Referee(table, self, self.devices, on_over=self.record_match)
+            referee = Referee(table, self, self.devices, on_over=self.record_match)
+            referee.on_reopen = self.reopen_match
+            self.referees[table.id] = referee
         return table
 
     def create(self, spec: TableSpec, table_id: str | None = None) -> Table:
@@ -92,7 +94,33 @@ class Hub:
         return out
 
     def table(self, table_id: str) -> Table | None:
-        return self.tables.get(table_id)
+        """A table this process hosts; a finished one is reopened read-only from the store on first ask."""
+        table = self.tables.get(table_id)
+        if table is None and self.store.status(table_id) == "finished":
+            table = self._reopen_finished(table_id)
+        return table
+
+    def _reopen_finished(self, table_id: str) -> Table | None:
+        """A game that ended before this server started: replayed from its record, then read-only.
+
+        Finished tables are not all reopened at start (a server keeps every game
+        it ever refereed); the first request naming one (its table page, a seat
+        link, the record) brings it back, with its final score, record and
+        dispute viewer, and nothing can change it.
+        """
+        with self.lock:
+            if table_id in self.tables:
+                return self.tables[table_id]
+            row = self.store.table_row(table_id)
+            if row is None:
+                return None
+            try:
+                table = Table.restore(self.store, row, self.game(row["header"]["game"]))
+            except (ValueError, KeyError) as exc:
+                log.error("cannot reopen finished table %s: %s", table_id, exc)
+                return None
+            table.readonly = True
+            return self._attach(table)
 
     def referee(self, table_id: str) -> Referee:
         return self.referees[table_id]
@@ -102,7 +130,10 @@ class Hub:
             seat = table.seat_for_token(token)
             if seat is not None:
                 return table, seat.index
-        return None
+        table_id = self.store.table_of_token(token)  # a finished table not reopened yet
+        table = self.table(table_id) if table_id and table_id not in self.tables else None
+        seat = table.seat_for_token(token) if table is not None else None
+        return (table, seat.index) if table is not None and seat is not None else None
 
     def seat_by_code(self, code: str) -> tuple[Table, int] | None:
         for table in list(self.tables.values()):
@@ -127,6 +158,17 @@ class Hub:
                 if s.index not in outcome.winners:
                     self.store.destroy_character(s.character_id, match_id)
         self.store.set_status(table.id, "finished")
+
+    def reopen_match(self, table: Table) -> None:
+        """A rollback took a finished game back into play: its match, points and fallen characters are undone
+        (they are recorded again when it ends)."""
+        for row in self.store.forget_match(table.id):
+            seat = table.seat(row["seat"]) if row["seat"] < len(table.seats) else None
+            if seat is not None and seat.character_id is not None and row["score"]:
+                try:
+                    self.store.add_points(seat.character_id, -int(row["score"]))
+                except ValueError:
+                    log.warning("table %s: character %s could not give back its points", table.id, seat.character_id)
 
     def device_event(self, event: Any) -> None:
         """A board said something (a button, a roll or toss shown): tell every table's pages and phones."""

@@ -66,6 +66,8 @@ class Referee:
         self.emitter = emitter
         self.devices = devices
         self.on_over = on_over
+        self.on_reopen: Callable[[Table], None] | None = None
+        """Called when a rollback takes a finished game back into play (the hub forgets its match)."""
         self.redactions = 0
         """How many messages needed :meth:`guarded` (an engine leaking into a view or an event)."""
         self._queue: queue.Queue[tuple[Callable[..., Any], tuple, dict, Future] | None] = queue.Queue()
@@ -231,11 +233,13 @@ class Referee:
         if self.on_over is not None:
             self.on_over(t)
         self.announce("over", {"seq": t.seq, "outcome": t.state.outcome.to_json() if t.state.outcome else None,
-                               "seed_commitment": t.chain.header.get("seed_commitment")})
+                               "seed_commitment": t.commitment})
 
     def challenge(self, seat: int | None, reason: str) -> JSON:
         """Any seat may challenge: the table pauses and everyone may step through the record."""
         t = self.table
+        if t.readonly:
+            return _readonly()
         if t.paused is not None:
             return _refusal("TC-PAUSED", _("A dispute is already open."))
         entry = t.note("phone", seat, event="pause", reason=reason, challenge=True)
@@ -247,6 +251,8 @@ class Referee:
     def host(self, action: str, seat: int | None = None, to: int | None = None, reason: str = "") -> JSON:
         """The host's controls: pause, resume, uphold (close a dispute as played), roll back, kick, reissue."""
         t = self.table
+        if t.readonly:
+            return _readonly()
         if action == "pause":
             if t.paused is not None:
                 return _refusal("TC-PAUSED", _("The table is already paused."))
@@ -262,9 +268,12 @@ class Referee:
         elif action == "rollback":
             if to is None:
                 return _refusal("TC-HOST", _("Say which entry to return to."))
+            was_over = t.over
             result = t.rollback(to, reason=reason)
             if not result.ok:
                 return _answer(result)
+            if was_over and not t.over and self.on_reopen is not None:
+                self.on_reopen(t)  # the finished game plays on: its match result no longer stands
             if t.paused is not None:
                 t.note("host", None, event="resume", ruling="rollback", reason=reason)
                 t.paused = None
@@ -394,6 +403,11 @@ def _answer(result: Result) -> JSON:
     if result.entries:
         out["seq"] = result.entries[-1]["seq"]
     return out
+
+
+def _readonly() -> JSON:
+    return _refusal("TC-FINISHED", _("This game ended before the server restarted: its record can be read, "
+                                     "but nothing changes it. Open a new table to play again."))
 
 
 def _refusal(rule: str, message: str) -> JSON:

@@ -247,6 +247,8 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
         hosting(session, table.id)
         referee = hub.referee(table.id)
         if msg.action in ("kick", "reissue"):
+            if table.readonly:
+                raise Refused("finished", _("This game ended before the server restarted; its seats cannot change."))
             if msg.seat is None or not 0 <= msg.seat < len(table.seats):
                 raise Refused("invalid", _("Say which seat."))
             return referee.run(_reissue, hub, socketio, table, msg.seat, msg.action == "kick")
@@ -256,6 +258,8 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
     def on_profile(session: Session, msg: m.Profile) -> dict:
         table = table_of(session, msg.table)
         seat_index = seated(session, table.id)
+        if table.readonly:
+            raise Refused("finished", _("This game ended before the server restarted; its seats cannot change."))
         if not limiter.allow_guess(request.remote_addr or session.sid) and msg.pin:
             raise Refused("rate-limited", _("Too many PINs tried; wait a minute."))
         player = hub.store.player(msg.name, msg.pin)

@@ -153,10 +153,18 @@ class Store:
                   for s, tok, code in seats]
         self._tx(stmts)
 
-    def append(self, table_id: str, entry: dict) -> None:
-        """Commit one record entry; raises when the seq already exists (a second writer)."""
-        self._run("INSERT INTO entries (table_id, seq, line) VALUES (?, ?, ?)",
-                  (table_id, entry["seq"], canonical(entry)))
+    def append(self, table_id: str, entry: dict, fair_seed: str | None = None) -> None:
+        """Commit one record entry; raises when the seq already exists (a second writer).
+
+        ``fair_seed`` replaces the table's secret seed in the same transaction (a
+        rollback after the old seed was revealed commits to a new one: the entry
+        naming the new commitment and the seed behind it are never apart).
+        """
+        line = ("INSERT INTO entries (table_id, seq, line) VALUES (?, ?, ?)", (table_id, entry["seq"], canonical(entry)))
+        if fair_seed is None:
+            self._run(*line)
+        else:
+            self._tx([line, ("UPDATE tables SET fair_seed = ? WHERE id = ?", (fair_seed, table_id))])
 
     def entries(self, table_id: str) -> list[dict]:
         rows = self._run("SELECT line FROM entries WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
@@ -169,6 +177,15 @@ class Store:
         out = dict(row)
         out["header"] = json.loads(out["header"])
         return out
+
+    def status(self, table_id: str) -> str | None:
+        row = self._run("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return row["status"] if row else None
+
+    def table_of_token(self, token: str) -> str | None:
+        """Which table a seat token belongs to (to reopen a finished table a phone asks for)."""
+        row = self._run("SELECT table_id FROM seats WHERE token = ?", (token,)).fetchone()
+        return row["table_id"] if row else None
 
     def open_tables(self) -> list[dict]:
         rows = self._run("SELECT id FROM tables WHERE status = 'open' ORDER BY created").fetchall()
@@ -237,6 +254,25 @@ class Store:
                     (match_id, seat, s.get("name"), s.get("player_id"),
                      scores[seat] if seat < len(scores) else None, int(seat in winners)))
             return match_id
+
+    def forget_match(self, table_id: str) -> list[dict]:
+        """Undo :meth:`record_match` for a table whose finished game was rolled back: its match rows go,
+        characters it destroyed stand again.  Returns the forgotten seats (seat, score) to take back points."""
+        with self._lock:
+            ids = [r["id"] for r in self._db.execute("SELECT id FROM matches WHERE table_id = ?", (table_id,))]
+            seats: list[dict] = []
+            for match_id in ids:
+                seats += [dict(r) for r in self._db.execute(
+                    "SELECT seat, score FROM match_seats WHERE match_id = ?", (match_id,))]
+            statements = []
+            for match_id in ids:
+                statements += [("UPDATE characters SET destroyed = NULL, destroyed_in = NULL WHERE destroyed_in = ?",
+                                (match_id,)),
+                               ("DELETE FROM match_seats WHERE match_id = ?", (match_id,)),
+                               ("DELETE FROM matches WHERE id = ?", (match_id,))]
+            statements.append(("UPDATE tables SET status = 'open' WHERE id = ?", (table_id,)))
+            self._tx(statements)
+            return seats
 
     def matches(self) -> list[dict]:
         rows = self._run("""SELECT m.id, m.table_id, m.game, m.variant, m.ended, m.tie, m.reason,

@@ -68,6 +68,8 @@ class Table:
         self.paused: JSON | None = None
         """``{"by": seat|None, "reason": str, "seq": int}`` while a dispute holds the table."""
         self.closed = False
+        self.readonly = False
+        """A finished game reopened after a restart: viewable (score, record, dispute viewer), never changed."""
 
     # ---- creating and restoring ------------------------------------------
     @classmethod
@@ -146,7 +148,21 @@ class Table:
 
     @property
     def revealed(self) -> bool:
-        return any(e["kind"] == "reveal" for e in self.chain.entries)
+        """Whether the seed now in use was disclosed (a rollback after a reveal commits to a new one)."""
+        for entry in reversed(self.chain.entries):
+            if entry["kind"] == "reveal":
+                return True
+            if entry["kind"] == "rollback" and "seed_commitment" in (entry.get("data") or {}):
+                return False
+        return False
+
+    @property
+    def commitment(self) -> str | None:
+        """The SHA-256 of the seed now in use: the header's, or the latest rollback's that replaced it."""
+        for entry in reversed(self.chain.entries):
+            if entry["kind"] == "rollback" and "seed_commitment" in (entry.get("data") or {}):
+                return entry["data"]["seed_commitment"]
+        return self.chain.header.get("seed_commitment")
 
     def seat(self, index: int) -> Seat:
         return self.seats[index]
@@ -168,7 +184,8 @@ class Table:
         return {
             "table": self.id, "game": self.game.id, "title": self.game.title, "variant": self.state.variant,
             "seats": [s.public() for s in self.seats], "seq": self.seq, "paused": self.paused,
-            "demo": self.demo, "over": self.over, "seed_commitment": self.chain.header.get("seed_commitment"),
+            "demo": self.demo, "over": self.over, "seed_commitment": self.commitment,
+            "readonly": self.readonly,
         }
 
     def record(self, upto: int | None = None) -> Record:
@@ -181,11 +198,11 @@ class Table:
         return state
 
     # ---- changing ---------------------------------------------------------
-    def _append(self, **kwargs: Any) -> JSON:
+    def _append(self, fair_seed: str | None = None, **kwargs: Any) -> JSON:
         """Chain and commit one entry; if the store refuses, the chain forgets it too."""
         entry = self.chain.append(**kwargs)
         try:
-            self.store.append(self.id, entry)
+            self.store.append(self.id, entry, fair_seed)
         except Exception:
             self.chain.entries.pop()
             raise
@@ -196,6 +213,8 @@ class Table:
         """Check ``move`` with the engine, record it (accepted or rejected), apply it if legal."""
         if self.closed:
             return Result(Verdict.reject("TC-CLOSED", "this table is closed"))
+        if self.readonly:
+            return Result(READONLY)
         try:
             events = self.state.apply(move)
         except IllegalMove as exc:
@@ -239,14 +258,24 @@ class Table:
 
     def rollback(self, to: int, source: str = "host", seat: int | None = None, **data: Any) -> Result:
         """Return to the state after entry ``to``; the rollback is itself an entry."""
-        if self.revealed:
-            # The seed behind every die is public now: play on from here and the dice would be foreseeable.
-            return Result(Verdict.reject("TC-ROLLBACK", "the game is over and its dice seed revealed",
-                                         "open a new table to play again"))
+        if self.readonly:
+            return Result(READONLY)
         if not 0 <= to <= self.seq:
             return Result(Verdict.reject("TC-ROLLBACK", f"there is no entry {to} to return to",
                                          f"choose a number from 0 to {self.seq}"))
-        entry = self._append(seat=seat, source=source, kind="rollback", data={"to": to, **data})
+        fresh = None
+        if self.revealed and self.fair is not None:
+            # The seed behind every die is public now: playing on with it would make the dice foreseeable.
+            # Commit to a fresh secret seed in this very entry (docs/fairness.md, "Rollback after the
+            # reveal"); nonces go on counting, so no proof in the record is ever drawn twice.
+            from companion.fairness import FairRandom
+
+            fresh = FairRandom(table_id=self.fair.table_id, nonce=self.fair.nonce)
+            data = {**data, "seed_commitment": fresh.commitment}
+        entry = self._append(seat=seat, source=source, kind="rollback", data={"to": to, **data},
+                             fair_seed=fresh.seed.hex() if fresh is not None else None)
+        if fresh is not None:
+            self.fair = fresh
         self._undo_to(to)
         return Result(Verdict.accept(), [entry], changed=True)
 
@@ -260,6 +289,8 @@ class Table:
         understands: a rollback to just before the commitment, the new move,
         and the later moves again.
         """
+        if self.readonly:
+            return Result(READONLY)
         mtype = move.get("type")
         index = next((i for i in range(len(self.applied) - 1, -1, -1)
                       if self.applied[i].seat == seat and self.applied[i].move.get("type") == mtype), None)
@@ -310,6 +341,10 @@ class Table:
     def close(self) -> None:
         self.closed = True
         self.store.set_status(self.id, "closed")
+
+
+READONLY = Verdict.reject("TC-FINISHED", "this game ended before the server restarted; its record can be read "
+                         "but nothing changes it", "open a new table to play again")
 
 
 def describe_deal(deal: int | str) -> str:
