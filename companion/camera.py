@@ -66,23 +66,24 @@ def diff(before: TableSnapshot | None, after: TableSnapshot) -> list[ZoneChange]
 def card_of_marker(marker_id: int | None, game_id: str | None) -> tuple[str, str | None]:
     """A vision marker id -> (``Sighting.card``, ``back``), docs/printing.md.
 
-    A printed card's id becomes ``printed:<index>`` (index = id minus the first
-    id of its range), a card-back marker becomes a face-down card whose ``back``
-    says what the back says.  With ``game_id`` only that game's range counts; an
+    A printed card's id becomes ``printed:<index>`` (its place in print order
+    across the game's ranges, ``vision.markers.printed_index``), a card-back
+    marker becomes a face-down card whose ``back`` says what the back says.  With ``game_id`` only that game's range counts; an
     id of another game's range (a stray card from another box) is UNKNOWN.
     """
     if marker_id is None:
         return UNKNOWN, None
-    from vision.markers import back_meaning, marker_range
+    from vision.markers import back_meaning, marker_range, printed_index
 
     found = marker_range(int(marker_id))
     if found is None or found.kind == "mat":
         return UNKNOWN, None
     if found.kind == "back":
         return FACE_DOWN, back_meaning(int(marker_id))
-    if game_id is not None and found.name != game_id:
+    printed = printed_index(int(marker_id))  # the index counts through a game's split ranges
+    if printed is None or (game_id is not None and printed[0] != game_id):
         return UNKNOWN, None
-    return f"printed:{int(marker_id) - found.first}", None
+    return f"printed:{printed[1]}", None
 
 
 def _angle(outline: Any) -> float:
@@ -108,6 +109,8 @@ def to_core(sightings: Any, layout: MatLayout | None, game_id: str | None = None
             card, back = card_of_marker(vs.marker_id, game_id)
         elif vs.kind == "card":
             card = vs.label
+        elif vs.kind == "taught":
+            card = vs.label  # "taught:<name>": a commercial card vision learned (docs/vision-teach.md)
         else:
             card = UNKNOWN
         outline = vs.outline_mm if vs.outline_mm is not None else vs.outline_px
@@ -119,6 +122,20 @@ def to_core(sightings: Any, layout: MatLayout | None, game_id: str | None = None
     return TableSnapshot(tuple(out))
 
 
+def taught_cards(game_id: str | None) -> Any:
+    """The cards taught for ``game_id`` (``vision.feature_cards.load_taught``), or None when none were
+    taught (most games: their cards carry a corner index or a printed marker)."""
+    if not game_id:
+        return None
+    try:
+        from vision.feature_cards import load_taught
+
+        return load_taught(game_id)
+    except (ImportError, ValueError, OSError) as exc:
+        log.warning("the taught cards of %s cannot be loaded (%s); they will not be recognised", game_id, exc)
+        return None
+
+
 class FrameReader:
     """One camera's frames -> stable tables -> zone changes (no thread: the caller feeds frames).
 
@@ -128,24 +145,33 @@ class FrameReader:
     frames; the demo feeds it the frames it renders, one by one.
     """
 
-    def __init__(self, pipeline: Any, stability: Any, layout: MatLayout | None, game_id: str | None = None):
+    def __init__(self, pipeline: Any, stability: Any, layout: MatLayout | None, game_id: str | None = None,
+                 taught: Any = None):
         self.pipeline, self.stability, self.layout, self.game_id = pipeline, stability, layout, game_id
+        self.taught = taught
+        """The game's taught cards (``vision.feature_cards.FeatureCards``) or None: each frame is also matched
+        against them and a recognised card becomes ``Sighting(card="taught:<name>")`` in its zone."""
         self.last: TableSnapshot | None = None
         self.mat_seen = False
         self.frames = 0
 
     @classmethod
     def create(cls, layout: MatLayout | None, game_id: str | None = None, frames: int | None = None) -> FrameReader:
-        """vision's real pipeline and stability filter (``frames``: consecutive frames a change must last)."""
+        """vision's real pipeline and stability filter (``frames``: consecutive frames a change must last),
+        and the cards taught for ``game_id`` (``companion vision teach``), if any."""
         from vision.pipeline import VisionPipeline
         from vision.stability import StabilityFilter
 
         stability = StabilityFilter() if frames is None else StabilityFilter(frames=frames)
-        return cls(VisionPipeline(), stability, layout, game_id)
+        return cls(VisionPipeline(), stability, layout, game_id, taught=taught_cards(game_id))
 
     def read(self, image: Any) -> tuple[list[ZoneChange], TableSnapshot] | None:
         self.frames += 1
         result = self.pipeline.process(image)
+        if self.taught is not None:
+            from vision.feature_cards import with_taught
+
+            result = with_taught(result, self.taught.find_all(image, max_side=max(image.shape[:2])))
         self.mat_seen = bool(getattr(result, "mat_seen", False))
         stable = self.stability.update(result)
         if stable is None:

@@ -33,17 +33,20 @@ class MarkerRange:
         return self.first <= marker_id <= self.last
 
 
-#: The table of reserved ids.  Printed cards of a game take ids from its range
-#: in print order; backs carry a fixed id per side.
+#: The table of reserved ids.  Printed cards of a game take ids from its
+#: range(s) in print order; a game may hold more than one range (Two Freakin'
+#: Swords: 400-599, then 800-919), filled one after the other
+#: (:func:`printed_marker`, :func:`printed_index`); backs carry a fixed id per side.
 MARKER_RANGES: tuple[MarkerRange, ...] = (
     MarkerRange("mat", 0, 3, "mat", "playmat corners: 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left"),
     MarkerRange("back:striking", 4, 4, "back", "Two Freakin' Swords card back: Striking"),
     MarkerRange("back:defending", 5, 5, "back", "Two Freakin' Swords card back: Defending"),
     MarkerRange("back:reserved", 6, 99, "back", "reserved for future card backs"),
     MarkerRange("keener", 100, 399, "card", "Keener printed cards, one id per printed copy"),
-    MarkerRange("two-freakin-swords", 400, 599, "card", "Two Freakin' Swords printed cards"),
+    MarkerRange("two-freakin-swords", 400, 599, "card", "Two Freakin' Swords printed cards, decks 1-5"),
     MarkerRange("double-side-play", 600, 799, "card", "Double Side Play printed cards"),
-    MarkerRange("spare", 800, 999, "card", "unassigned printed cards"),
+    MarkerRange("two-freakin-swords", 800, 919, "card", "Two Freakin' Swords printed cards, decks 6-8"),
+    MarkerRange("spare", 920, 999, "card", "unassigned printed cards"),
 )
 
 MAT_IDS = (0, 1, 2, 3)
@@ -56,6 +59,46 @@ def marker_range(marker_id: int) -> MarkerRange | None:
         if marker_id in r:
             return r
     return None
+
+
+def game_ranges(game: str) -> tuple[MarkerRange, ...]:
+    """The card ranges of ``game`` in print order (empty for a game without printed cards)."""
+    return tuple(r for r in MARKER_RANGES if r.name == game and r.kind == "card")
+
+
+def printed_capacity(game: str) -> int:
+    """How many printed cards of ``game`` have a marker id of their own."""
+    return sum(r.last - r.first + 1 for r in game_ranges(game))
+
+
+def printed_marker(game: str, index: int) -> int:
+    """The marker id of printed card ``index`` (from 0) of ``game``, across its ranges in order;
+    ValueError when the game's ranges have no room for it."""
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise ValueError(f"a printed card index is a whole number of 0 or more, not {index!r}")
+    rest = index
+    for r in game_ranges(game):
+        size = r.last - r.first + 1
+        if rest < size:
+            return r.first + rest
+        rest -= size
+    spans = ", ".join(f"{r.first}-{r.last}" for r in game_ranges(game)) or "none"
+    raise ValueError(f"{game}'s marker ranges ({spans}) hold {printed_capacity(game)} printed cards; "
+                     f"there is no marker for printed card {index}")
+
+
+def printed_index(marker_id: int) -> tuple[str, int] | None:
+    """A printed card's marker id -> (game, printed index), counting through the game's earlier
+    ranges; None for a mat, back, spare or unknown id."""
+    found = marker_range(int(marker_id))
+    if found is None or found.kind != "card" or found.name == "spare":
+        return None
+    index = 0
+    for r in game_ranges(found.name):
+        if r is found:
+            return found.name, index + int(marker_id) - r.first
+        index += r.last - r.first + 1
+    return None  # pragma: no cover - found is one of its game's ranges
 
 
 def back_meaning(marker_id: int) -> str | None:

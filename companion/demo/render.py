@@ -26,6 +26,12 @@ class Placed:
     card: str
     zone: str
     layer: int = 0
+    x: float | None = None
+    """Where the card's centre lies on the mat (mm), when the script places it itself (a spread row,
+    a blocker facing its attacker); None: the renderer places it in its zone."""
+    y: float | None = None
+    angle: float | None = None
+    """Degrees anticlockwise on the mat (a card turned to face another); None: upright for its seat."""
 
 
 class Renderer:
@@ -70,6 +76,10 @@ class Renderer:
                 off = (i - (n - 1) / 2) * step
                 spec = dict(self.art(p.card))
                 spec.update(cx=zone.x + zone.w / 2 + dx * off, cy=zone.y + zone.h / 2 + dy * off, angle=angle)
+                if p.x is not None and p.y is not None:
+                    spec.update(cx=p.x, cy=p.y)
+                if p.angle is not None:
+                    spec.update(angle=p.angle % 360)
                 out.append((p.layer, spec))
         return [spec for _, spec in sorted(out, key=lambda t: t[0])]
 
@@ -77,18 +87,22 @@ class Renderer:
         """One camera frame of the table (BGR); ``hand``: a hand reaches over the mat's edge."""
         from vision.scene import render_scene
 
-        key = tuple(sorted((p.card, p.zone, p.layer) for p in cards))
+        key = tuple(sorted((p.card, p.zone, p.layer, p.x or 0.0, p.y or 0.0, p.angle or 0.0) for p in cards))
         if hand:
             rng = np.random.default_rng(len(key) + self._noise.integers(1 << 16))
             edge = int(rng.integers(0, 4))
             tip = (float(rng.uniform(0.1, 0.3) * self.width), float(rng.uniform(0.1, 0.3) * self.height))
-            img, _ = render_scene(self.width, self.height, seed=self.seed, layout=self.scene(cards), occluders=0,
-                                  max_tilt=self.max_tilt, background="wood", hands=[(*tip, edge)],
-                                  effects=self.effects)
-            return img
+            specs = self.scene(cards)
+            img, truth = render_scene(self.width, self.height, seed=self.seed, occluders=0, max_tilt=self.max_tilt,
+                                      layout=[x for x in specs if x["kind"] != "image"], background="wood",
+                                      hands=[(*tip, edge)], effects=self.effects)
+            return _faces_on(img, truth.homography, [x for x in specs if x["kind"] == "image"])
         if self._cache is None or self._cache[0] != key:
-            img, _ = render_scene(self.width, self.height, seed=self.seed, layout=self.scene(cards), occluders=0,
-                                  max_tilt=self.max_tilt, background="wood", effects=self.effects)
+            specs = self.scene(cards)
+            img, truth = render_scene(self.width, self.height, seed=self.seed, occluders=0, max_tilt=self.max_tilt,
+                                      layout=[x for x in specs if x["kind"] != "image"], background="wood",
+                                      effects=self.effects)
+            img = _faces_on(img, truth.homography, [x for x in specs if x["kind"] == "image"])
             self._cache = (key, img)
         # Fresh sensor noise per frame, cheaply: a random shift of one noise field made once.
         if self._grain is None or self._grain.shape != self._cache[1].shape:
@@ -96,6 +110,29 @@ class Renderer:
         shift = int(self._noise.integers(0, self._grain.shape[1]))
         grain = np.roll(self._grain, shift, axis=1)
         return np.clip(self._cache[1].astype(np.int16) + grain, 0, 255).astype(np.uint8)
+
+
+def _faces_on(img: np.ndarray, to_image: np.ndarray, specs: list[dict]) -> np.ndarray:
+    """Cards whose art is an image (``{"kind": "image", "face": BGR array}``: stand-ins of a game's
+    commercial cards, see :func:`taught_art`) drawn on the rendered table, after the scene generator's cards."""
+    if not specs:
+        return img
+    from vision.feature_scene import paste_on_mat
+
+    for x in specs:
+        img = paste_on_mat(img, x["face"], to_image, x["cx"], x["cy"], x["angle"])
+    return img
+
+
+def taught_art(face_of: Callable[[str], np.ndarray | None]) -> Callable[[str], dict]:
+    """A game played with its own commercial cards: ``face_of(card)`` is the stand-in face the camera was
+    taught (``vision.feature_scene.card_face``), None for a back."""
+
+    def art(card: str) -> dict:
+        face = None if card == FACE_DOWN else face_of(card)
+        return {"kind": "back"} if face is None else {"kind": "image", "face": face}
+
+    return art
 
 
 def standard_art(card: str) -> dict:
@@ -107,14 +144,17 @@ def standard_art(card: str) -> dict:
 
 
 def printed_art(game_id: str, index_of: Callable[[str], int]) -> Callable[[str], dict]:
-    """Printed cards of ``game_id``: card ``c`` carries marker ``first + index_of(c)`` (docs/printing.md)."""
-    from vision.markers import MARKER_RANGES
+    """Printed cards of ``game_id``: card ``c`` carries the marker of printed index ``index_of(c)``
+    (``vision.markers.printed_marker``, docs/printing.md); ``"back:<meaning>"`` is a marked back."""
+    from vision.markers import BACK_MEANINGS, printed_marker
 
-    first = next(r.first for r in MARKER_RANGES if r.name == game_id)
+    back_ids = {f"back:{meaning}": marker for marker, meaning in BACK_MEANINGS.items()}
 
     def art(card: str) -> dict:
         if card == FACE_DOWN:
             return {"kind": "back"}
-        return {"kind": "printed", "marker_id": first + index_of(card)}
+        if card in back_ids:
+            return {"kind": "back", "marker_id": back_ids[card]}
+        return {"kind": "printed", "marker_id": printed_marker(game_id, index_of(card))}
 
     return art

@@ -1,7 +1,8 @@
 """The cards PDF of each game with printed cards, and the answer for the others.
 
-Printed card ``index`` carries marker ``range.first + index`` of the game's
-range in ``vision.markers.MARKER_RANGES``; ``engines/<game>/printed.py``
+Printed card ``index`` carries marker ``vision.markers.printed_marker(game, index)``
+(``range.first + index`` of the game's ranges in ``vision.markers.MARKER_RANGES``,
+counted on into its next range); ``engines/<game>/printed.py``
 says which card an index is (docs/printing.md).
 """
 
@@ -18,7 +19,7 @@ from companion.printing import faces as F
 from companion.printing.games import NO_PRINTED_CARDS
 from companion.printing.pdfpage import MatPage
 from companion.printing.sheets import CARD_H, CARD_W, Draw, write_sheets
-from vision.markers import MARKER_RANGES, MarkerRange
+from vision.markers import printed_marker
 
 PRINTED_GAMES = ("double-side-play", "two-freakin-swords", "keener")
 
@@ -27,16 +28,10 @@ class NothingToPrint(Exception):
     """The game has no printed cards; the message says what the players use instead."""
 
 
-def marker_range(game_id: str) -> MarkerRange:
-    return next(r for r in MARKER_RANGES if r.name == game_id)
-
-
 def marker_id(game_id: str, index: int) -> int:
-    """The marker printed on card ``index`` of ``game_id``; ValueError when the range is full."""
-    r = marker_range(game_id)
-    if not 0 <= index <= r.last - r.first:
-        raise ValueError(f"{game_id}'s marker range {r.first}-{r.last} has no room for printed card {index}")
-    return r.first + index
+    """The marker printed on card ``index`` of ``game_id``, across the game's ranges in order
+    (``vision.markers.printed_marker``); ValueError when they are full."""
+    return printed_marker(game_id, index)
 
 
 # -- Double Side Play ---------------------------------------------------------
@@ -122,7 +117,7 @@ def tfs_cards(decks: int) -> tuple[list[Draw], list[Draw]]:
     from engines.two_freakin_swords.printed import DECKS
 
     if not 1 <= decks <= DECKS:
-        raise ValueError(f"print 1 to {DECKS} Two Freakin' Swords decks (the marker range holds {DECKS}), not {decks}")
+        raise ValueError(f"print 1 to {DECKS} Two Freakin' Swords decks (the marker ranges hold {DECKS}), not {decks}")
     indices = range(decks * DECK_SIZE)
     return [partial(_tfs_face, index=i) for i in indices], [partial(_tfs_back, index=i) for i in indices]
 

@@ -11,7 +11,9 @@ deck ``d`` (from 0) holds indices ``40 d`` to ``40 d + 39``, in the order
 :func:`~engines.two_freakin_swords.cards.build_deck` numbers a standard deck
 (10 Strikes, 10 Fakes, 10 Blocks, 10 Parries).  So printed deck 1 is seat 1's
 own deck (ids 1-40), deck 2 seat 2's (41-80), and decks 1 and 2 together are
-the community deck (TFS-2.3).  The marker range holds :data:`DECKS` decks.
+the community deck (TFS-2.3).  The marker ranges hold :data:`DECKS` decks, one
+per fighter of the largest table (vision's ids 400-599 for decks 1-5, then
+800-919 for decks 6-8; companion counts the index on across the two ranges).
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from __future__ import annotations
 from engines.two_freakin_swords.cards import DECK_SIZE, KINDS, STANDARD, card_id, is_card, number_of
 
 PREFIX = "printed:"
-RANGE_SIZE = 200
-"""Marker ids reserved for this game's printed cards (vision's range 400-599)."""
+RANGE_SIZE = 320
+"""Marker ids reserved for this game's printed cards (vision's ranges 400-599 and 800-919)."""
 DECKS = RANGE_SIZE // DECK_SIZE
-"""How many distinct standard decks can be printed (5)."""
+"""How many distinct standard decks can be printed (8: one per fighter at the largest table)."""
 COUNT = DECKS * DECK_SIZE
 
 
