@@ -21,8 +21,10 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections import Counter
+import time
+from collections import Counter, deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engines.core import FACE_DOWN, UNKNOWN, MatLayout, Sighting, TableSnapshot, ZoneChange
@@ -154,6 +156,11 @@ class FrameReader:
         self.last: TableSnapshot | None = None
         self.mat_seen = False
         self.frames = 0
+        self.shown: Shown | None = None
+        """The newest frame and what vision saw in it, for the table page (:meth:`view`)."""
+        self._times: deque[float] = deque(maxlen=30)
+        self._views: dict[int, CameraView] = {}
+        self._views_lock = threading.Lock()
 
     @classmethod
     def create(cls, layout: MatLayout | None, game_id: str | None = None, frames: int | None = None) -> FrameReader:
@@ -173,6 +180,8 @@ class FrameReader:
 
             result = with_taught(result, self.taught.find_all(image, max_side=max(image.shape[:2])))
         self.mat_seen = bool(getattr(result, "mat_seen", False))
+        self.shown = Shown(self.frames, image, result)
+        self._times.append(time.monotonic())
         stable = self.stability.update(result)
         if stable is None:
             return None
@@ -180,6 +189,41 @@ class FrameReader:
         changes = diff(self.last, snapshot)
         self.last = snapshot
         return (changes, snapshot) if changes else None
+
+    def fps(self) -> float | None:
+        """Frames read per second over the last 30 (0 when none came for 3 s, None before two)."""
+        times = list(self._times)
+        if len(times) < 2:
+            return None
+        if time.monotonic() - times[-1] > 3.0:
+            return 0.0
+        return (len(times) - 1) / max(times[-1] - times[0], 1e-6)
+
+    def view(self) -> CameraView | None:
+        """The table page's view of the newest frame (made once per frame, when a page asks)."""
+        shown = self.shown
+        if shown is None:
+            return None
+        with self._views_lock:
+            made = self._views.get(shown.index)
+            if made is None:
+                made = camera_view(shown, self.layout, self.game_id, getattr(self.pipeline, "detector", None))
+                self._views[shown.index] = made
+                for old in sorted(self._views)[:-4]:  # a page may still fetch the image of a recent one
+                    del self._views[old]
+            return made
+
+    def view_at(self, index: int) -> CameraView | None:
+        """A recently made view by its frame index (the image that goes with outlines already sent)."""
+        with self._views_lock:
+            return self._views.get(index)
+
+    def status(self) -> dict:
+        """The calibration panel: mat seen, which corner markers, the light, the frame rate."""
+        made = self.view()
+        out = dict(made.calibration) if made is not None else {"mat_seen": False, "markers": [], "markers_found": 0}
+        out.update(frames=self.frames, fps=None if self.fps() is None else round(self.fps(), 1))
+        return out
 
 
 class CameraLink:
@@ -199,6 +243,15 @@ class CameraLink:
     @property
     def mat_seen(self) -> bool:
         return self.reader.mat_seen
+
+    def view(self) -> CameraView | None:
+        return self.reader.view()
+
+    def view_at(self, index: int) -> CameraView | None:
+        return self.reader.view_at(index)
+
+    def status(self) -> dict:
+        return self.reader.status()
 
     @classmethod
     def open(cls, spec: str, feed: Callable[[list[ZoneChange], TableSnapshot, str | None], Any], store: Any,
@@ -262,3 +315,111 @@ def evidence(store: Any, image: Any) -> str | None:
     except Exception:
         log.exception("could not keep the evidence frame")
         return None
+
+
+# ---- the table page's camera view ------------------------------------------------------------
+
+VIEW_WIDTH = 640
+"""Width in pixels of the straightened mat image the table page shows (a tablet's half column)."""
+CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
+"""The mat's corner markers by id (vision.markers.MAT_IDS, vision.geometry.mat_marker_centres)."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One frame as read: its number, the image, and vision's FrameResult of it."""
+
+    index: int
+    image: Any
+    result: Any
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """What the table page shows of one frame.
+
+    ``jpeg`` is the mat alone, straightened (its homography from vision) and cut
+    at the mat's edge, so the players' hands and anything else around the mat
+    never show; None when the mat is not seen (the raw frame is never shown).
+    ``cards`` are the cards vision found on the mat: the engine's card id
+    (``QH``, ``face-down``, ``printed:12``, ``taught:<name>``, ``unknown``),
+    ``back``, ``zone``, ``confidence`` and ``outline`` (4 corners in mat mm:
+    the image is ``size_mm`` wide and high, so mm map to its pixels by a scale).
+    ``calibration``: the mat seen, which corner markers, the light.
+    """
+
+    index: int
+    jpeg: bytes | None
+    size_mm: tuple[float, float]
+    cards: list[dict]
+    calibration: dict
+
+
+def light_of(gray: Any) -> dict:
+    """Is the light good enough to read cards: mean brightness, contrast (standard deviation) and the share
+    of glare (blown-out pixels) of the mat, with a verdict: ``ok``, ``dark`` (even the white of the cards
+    and markers is grey), ``bright`` (washed out), ``glare`` or ``flat`` (no contrast).
+
+    The limits are generous (the demo's rendered dark mat with its lamp gradient reads ``ok``); they
+    flag a mat that is plainly too dark, washed out or mirrored, not a fine grading."""
+    import numpy as np
+
+    values = np.asarray(gray, dtype=np.uint8)
+    mean, contrast = float(values.mean()), float(values.std())
+    glare = float((values >= 250).mean())
+    whites = float(np.percentile(values, 98))  # the cards' and markers' white (a dark felt mat is no fault)
+    if whites < 90:
+        verdict = "dark"
+    elif mean > 225:
+        verdict = "bright"
+    elif glare > 0.05:
+        verdict = "glare"
+    elif contrast < 10:
+        verdict = "flat"
+    else:
+        verdict = "ok"
+    return {"light": verdict, "brightness": round(mean, 1), "contrast": round(contrast, 1),
+            "glare": round(glare, 4)}
+
+
+def camera_view(shown: Shown, layout: MatLayout | None, game_id: str | None, detector: Any = None,
+                width: int = VIEW_WIDTH) -> CameraView:
+    """The table page's view of one frame: the straightened mat, the cards on it, and the calibration.
+
+    The corner markers are looked for again here (the pipeline re-checks the mat
+    only now and then, and keeps its calibration while a hand hides a marker), so
+    the panel says which of the four this frame shows."""
+    import cv2
+    import numpy as np
+
+    from vision.geometry import MAT_H, MAT_W
+    from vision.markers import MAT_IDS, detect_markers, make_detector
+
+    image, result = shown.image, shown.result
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    scale = 0.5 if max(gray.shape) > 1000 else 1.0
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else gray
+    found = sorted({m.marker_id for m in detect_markers(detector or make_detector(), small, scale=scale)
+                    if m.marker_id in MAT_IDS})
+    to_mat = getattr(result, "to_mat", None)
+    jpeg, cards = None, []
+    if to_mat is not None:
+        k = width / MAT_W
+        size = (width, round(MAT_H * k))
+        mat = cv2.warpPerspective(image, np.diag([k, k, 1.0]) @ np.asarray(to_mat, dtype=np.float64), size,
+                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        ok, data = cv2.imencode(".jpg", mat, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        jpeg = data.tobytes() if ok else None
+        light = light_of(cv2.cvtColor(mat, cv2.COLOR_BGR2GRAY) if mat.ndim == 3 else mat)
+        sightings = list(getattr(result, "sightings", ()))
+        for vs, seen in zip(sightings, to_core(sightings, layout, game_id).sightings, strict=True):
+            if vs.outline_mm is None:
+                continue
+            cards.append({"card": seen.card, "back": seen.back, "zone": seen.zone,
+                          "confidence": round(seen.confidence, 2),
+                          "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in vs.outline_mm]})
+    else:
+        light = light_of(small)  # no mat: the light of the whole frame, still worth knowing
+    calibration = {"mat_seen": to_mat is not None, "markers": [CORNERS[i] for i in found],
+                   "markers_found": len(found), "markers_needed": len(MAT_IDS), **light}
+    return CameraView(shown.index, jpeg, (MAT_W, MAT_H), cards, calibration)
