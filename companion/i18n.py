@@ -1,27 +1,40 @@
 """The translation layer: every sentence a person reads passes through here.
 
 gettext catalogs compiled by Babel live in companion/translations/<lang>/
-LC_MESSAGES/messages.mo (``pybabel extract -F babel.cfg -o
-companion/translations/messages.pot .``, then ``init``/``update``/``compile``).
-English is the source language, so an absent catalog means English; Japanese
-follows with the physical-play issues.
+LC_MESSAGES/ (companion/translations/README.md says how to rebuild them).
+English is the source language, so an absent catalog means English.
 
-Engine rejections are English sentences built by the engines; they are looked
-up as whole messages, so a catalog can translate the fixed ones and anything
-without a translation stays readable English.
+Two domains:
+
+* ``messages``: the server's and the pages' own sentences, looked up whole.
+* ``engine``: the engines' sentences (rejections and fixes, adapter questions,
+  chance labels, what to put back where).  The engines build them as English
+  f-strings with specifics in them (``f"{card} is not in your hand"``), so the
+  catalog holds *templates* (scripts/engine_messages.py extracts them from the
+  engine sources) and :func:`translate` matches a finished sentence against
+  them: the literal text must match, each ``{placeholder}`` captures what the
+  engine put there, and the captured parts are translated in turn (``seat 2's
+  Striker zone`` inside a bigger sentence) or kept as they are (``Q♥``).
 """
 
 from __future__ import annotations
 
+import re
 import threading
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache, wraps
 from pathlib import Path
+from typing import Any, TypeVar
 
+from babel.messages.mofile import read_mo
 from babel.support import NullTranslations, Translations
 
 TRANSLATIONS = Path(__file__).with_name("translations")
 DEFAULT = "en"
+ENGINE_DOMAIN = "engine"
 _local = threading.local()
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @lru_cache(maxsize=16)
@@ -46,6 +59,20 @@ def current() -> str:
     return getattr(_local, "language", DEFAULT)
 
 
+def in_language(language: str, fn: F) -> F:
+    """``fn`` run in ``language`` on whichever thread calls it (the referee's worker answers in the
+    language of the socket that asked), the thread's own language restored afterwards."""
+    @wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        before = current()
+        set_language(language)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            set_language(before)
+    return run  # type: ignore[return-value]
+
+
 def gettext(message: str, language: str | None = None, **values: object) -> str:
     """Translate ``message`` and fill ``{name}`` fields from ``values``."""
     text = catalog(language or current()).gettext(message)
@@ -60,10 +87,144 @@ def ngettext(singular: str, plural: str, n: int, language: str | None = None, **
     return text.format(n=n, **values)
 
 
+# --------------------------------------------------------------------------
+# Engine sentences: templates with placeholders
+
+
+def template_parts(template: str) -> list[tuple[bool, str]]:
+    """A template as (is_placeholder, text) parts: ``{{``/``}}`` are literal braces, and a placeholder
+    runs from ``{`` to its matching ``}`` (it may hold braces of its own, as a nested f-string does)."""
+    parts: list[tuple[bool, str]] = []
+    literal: list[str] = []
+    i, n = 0, len(template)
+    while i < n:
+        ch = template[i]
+        if ch in "{}" and template[i:i + 2] in ("{{", "}}"):
+            literal.append(ch)
+            i += 2
+        elif ch == "{":
+            depth, j = 0, i
+            while j < n:
+                depth += {"{": 1, "}": -1}.get(template[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            if literal:
+                parts.append((False, "".join(literal)))
+                literal = []
+            parts.append((True, template[i:j + 1]))
+            i = j + 1
+        else:
+            literal.append(ch)
+            i += 1
+    if literal:
+        parts.append((False, "".join(literal)))
+    return parts
+
+
+def placeholders(template: str) -> set[str]:
+    return {text for is_field, text in template_parts(template) if is_field}
+
+
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One engine template of a language: how to recognise it and how to say it."""
+
+    source: str
+    regex: re.Pattern[str]
+    groups: tuple[str, ...]
+    """The placeholder each regex group captures, in group order."""
+    target: tuple[tuple[bool, str], ...]
+    worded: bool
+    """Does the English template have words of its own (not only placeholders and punctuation)?"""
+
+    @classmethod
+    def of(cls, source: str, target: str) -> Pattern:
+        regex, groups, literal = [], [], []
+        for is_field, text in template_parts(source):
+            if not is_field:
+                regex.append(re.escape(text))
+                literal.append(text)
+            elif text in groups:
+                regex.append(f"(?P=g{groups.index(text)})")
+            else:
+                regex.append(f"(?P<g{len(groups)}>.*?)")
+                groups.append(text)
+        return cls(source, re.compile("".join(regex), re.DOTALL), tuple(groups), tuple(template_parts(target)),
+                   bool(_WORD.search("".join(literal))))
+
+    @property
+    def weight(self) -> int:
+        """How much literal text must match: the most specific template is tried first."""
+        return sum(len(text) for is_field, text in template_parts(self.source) if not is_field)
+
+
+@dataclass(frozen=True)
+class EngineCatalog:
+    exact: dict[str, str]
+    patterns: tuple[Pattern, ...]
+
+
+@lru_cache(maxsize=16)
+def engine_catalog(language: str) -> EngineCatalog:
+    """The engine templates of ``language`` with a translation (compiled ``engine.mo``); empty for English."""
+    path = TRANSLATIONS / language / "LC_MESSAGES" / f"{ENGINE_DOMAIN}.mo"
+    if language == DEFAULT or not path.exists():
+        return EngineCatalog({}, ())
+    with open(path, "rb") as fh:
+        messages = [m for m in read_mo(fh) if m.id and m.string and isinstance(m.id, str)]
+    exact, patterns = {}, []
+    for m in messages:
+        if placeholders(m.id):
+            patterns.append(Pattern.of(m.id, m.string))
+        else:
+            exact[m.id.replace("{{", "{").replace("}}", "}")] = m.string.replace("{{", "{").replace("}}", "}")
+    patterns.sort(key=lambda p: (-p.weight, p.source))
+    return EngineCatalog(exact, tuple(patterns))
+
+
+MAX_DEPTH = 4
+
+
+def translate(text: str, language: str | None = None) -> str:
+    """An engine's (or the server's) sentence in ``language``: the whole-message catalogs first, then
+    the engine templates; what nothing matches is returned as it is (readable English)."""
+    language = language or current()
+    if language == DEFAULT or not text:
+        return text
+    return _translate(text, language, 0)
+
+
+@lru_cache(maxsize=4096)
+def _translate(text: str, language: str, depth: int) -> str:
+    found = catalog(language).gettext(text)
+    if found != text:
+        return found
+    engine = engine_catalog(language)
+    if text in engine.exact:
+        return engine.exact[text]
+    if depth >= MAX_DEPTH:
+        return text
+    for pattern in engine.patterns:
+        match = pattern.regex.fullmatch(text)
+        if match is None:
+            continue
+        values = {name: match.group(f"g{i}") for i, name in enumerate(pattern.groups)}
+        said = {name: _translate(value, language, depth + 1) if _WORD.search(value) else value
+                for name, value in values.items()}
+        if not pattern.worded and said == values:
+            continue  # only punctuation matched: nothing was translated, let a better reading try
+        return "".join(said.get(part, part) if is_field else part for is_field, part in pattern.target)
+    return text
+
+
 def translate_verdict(verdict: dict, language: str | None = None) -> dict:
     """A rejection as the reader's language has it (rule ids stay as they are)."""
     out = dict(verdict)
     for key in ("message", "fix"):
         if isinstance(out.get(key), str):
-            out[key] = gettext(out[key], language)
+            out[key] = translate(out[key], language)
     return out
