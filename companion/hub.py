@@ -56,7 +56,7 @@ class Hub:
         return [*self.config.extra_games, *registry.available()]
 
     # ---- tables -----------------------------------------------------------
-    def emit(self, event: str, data: JSON, to: str) -> None:
+    def emit(self, event: str, data: JSON, to: str | list[str]) -> None:
         self._emit(event, data, to)
 
     def _attach(self, table: Table) -> Table:
@@ -179,6 +179,8 @@ class Hub:
                    "data": to_plain(getattr(event, "data", {}) or {})}
         for referee in list(self.referees.values()):
             referee.call(referee.announce, "device", payload)
+            if payload["kind"] == "button":
+                referee.call(referee.button, payload["data"])  # a game's button (ダブルエッジ): companion.buttons
 
     def stop(self) -> None:
         for referee in list(self.referees.values()):

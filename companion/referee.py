@@ -39,7 +39,7 @@ SHOWN_CHANCE = ("die", "dice", "coin")
 
 
 class Emitter(Protocol):
-    def emit(self, event: str, data: JSON, to: str) -> None: ...
+    def emit(self, event: str, data: JSON, to: str | list[str]) -> None: ...
 
 
 def room_seat(table_id: str, seat: int) -> str:
@@ -103,7 +103,7 @@ class Referee:
                 fut.set_exception(exc)
 
     # ---- emitting -----------------------------------------------------------
-    def emit(self, event: str, data: JSON, to: str) -> None:
+    def emit(self, event: str, data: JSON, to: str | list[str]) -> None:
         self.emitter.emit(event, data, to)
 
     def guarded(self, seat: int | None, data: Any) -> Any:
@@ -131,20 +131,25 @@ class Referee:
         info = t.info()
         base = {"table": t.id, "seq": t.seq, "t": stamp, "info": info}
         events = events or []
+        # Every payload first, then the emits in one burst: an emit wakes its clients' writer threads,
+        # and computing the next view while they wait for the GIL would hand it to them mid-publish
+        # (each handover costs up to the interpreter's switch interval), delaying the last seat most.
+        out = []
         for seat in t.seats:
             mine = self.guarded(seat.index, {"events": events, "view": t.state.view(seat.index),
                                              "moves": self.moves_of(seat.index)})
-            self.emit("view", {**base, "seat": seat.index, **mine}, room_seat(t.id, seat.index))
+            out.append(({**base, "seat": seat.index, **mine}, room_seat(t.id, seat.index)))
         public = self.guarded(None, {"events": events, "view": t.state.view(None)})
-        self.emit("view", {**base, "seat": None, **public}, room_public(t.id))
+        out.append(({**base, "seat": None, **public}, room_public(t.id)))
+        for payload, room in out:
+            self.emit("view", payload, room)
 
     def announce(self, event: str, data: JSON) -> None:
         """To everyone at the table: every seat and the public room."""
         t = self.table
         payload = {"table": t.id, "seq": t.seq, **data}
-        for seat in t.seats:
-            self.emit(event, payload, room_seat(t.id, seat.index))
-        self.emit(event, payload, room_public(t.id))
+        # One emit to every room: the message is encoded once, and a socket in two rooms gets it once.
+        self.emit(event, payload, [*(room_seat(t.id, seat.index) for seat in t.seats), room_public(t.id)])
 
     def moves_of(self, seat: int) -> list[JSON] | None:
         """The seat's legal moves now, for a phone's picker: [] when it may not act, None when they
@@ -326,6 +331,21 @@ class Referee:
             return _refusal("TC-ANSWER", _("That answer is not one of the choices offered."))
         return self.play(seat, "phone", move.to_json())
 
+    def button(self, data: JSON) -> JSON | None:
+        """A board's button (companion.buttons): its move played like a phone's, or the refusal (rule id,
+        sentence) sent to the seat as ``rejected``; None when the press means nothing at this table."""
+        from companion.buttons import press
+
+        pressed = press(self.table, data, getattr(self, "seen", None))
+        if pressed is None:
+            return None
+        answer = (self.play(pressed.seat, "device", pressed.move.to_json()) if pressed.move is not None
+                  else {"ok": False, "verdict": translate_verdict(pressed.refusal.to_json())})
+        if not answer["ok"] and pressed.seat is not None:
+            self.emit("rejected", {"table": self.table.id, "seat": pressed.seat, "by": "button", **answer},
+                      room_seat(self.table.id, pressed.seat))
+        return answer
+
     def physical(self, changes: list, snapshot: Any, evidence: str | None) -> JSON:
         """Zone changes the camera saw (companion.camera) -> the game's adapter -> engine moves."""
         t = self.table
@@ -335,6 +355,7 @@ class Referee:
             adapter = registry.adapter(t.game.id)
         except ValueError as exc:
             return _refusal("TC-CAMERA", str(exc))
+        self.seen = snapshot  # the camera's last table (a board's button asks which card was just put down)
         outcome = adapter.interpret(t.state, changes, snapshot)
         if outcome.mismatch is not None:
             t.note("camera", None, event="mismatch", verdict=outcome.mismatch.to_json(), evidence=evidence)

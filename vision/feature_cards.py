@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from .results import FrameResult, Sighting
 
 # The rectified face every taught card is stored as (card proportions 63 x 88).
 FACE_W, FACE_H = 315, 440
@@ -656,3 +658,48 @@ def load_taught(game: str, root: Path | None = None, method: str = DEFAULT_METHO
     """The taught cards of ``game``, or None when none were ever taught."""
     reg = FeatureCards.load(root if root is not None else taught_dir(game), method)
     return reg if len(reg) else None
+
+
+# ------------------------------------------------------------ on the table camera
+
+
+@dataclass(frozen=True)
+class TaughtSighting(Sighting):
+    """A taught card the table camera recognised: vision's :class:`~vision.results.Sighting`
+    of kind ``"taught"`` with the registered ``name`` and ``type``.  Its label
+    (``"taught:<name>"``) is what the stability filter tracks, so two taught
+    cards in the same place are told apart by name, as read cards are by index."""
+
+    name: str = ""
+    type: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"taught:{self.name}"
+
+
+def with_taught(result: FrameResult, matches: list[Match]) -> FrameResult:
+    """``result`` (vision's pipeline on one frame) with the taught cards found in
+    that frame added as :class:`TaughtSighting` (in mat millimetres when the mat
+    is calibrated).
+
+    Why replace: a commercial face is full-bleed colour, so the pipeline sees it
+    as an unreadable paper blob or even as a plain back.  Whatever the pipeline
+    found with its centre inside a recognised card's outline is that card, so
+    it is dropped; printed markers never lie on a commercial face, but they are
+    kept all the same (a marker is certain)."""
+    if not matches:
+        return result
+    outlines = [np.float32(m.outline).reshape(-1, 1, 2) for m in matches]
+    kept = [s for s in result.sightings if s.kind == "marker" or not any(
+        cv2.pointPolygonTest(o, s.centre_px, False) >= 0 for o in outlines)]
+    next_id = max((s.id for s in result.sightings), default=-1) + 1
+    added = []
+    for i, m in enumerate(matches):
+        mm = None
+        if result.to_mat is not None:
+            pts = cv2.perspectiveTransform(np.float64(m.outline).reshape(-1, 1, 2), np.float64(result.to_mat))
+            mm = tuple((float(x), float(y)) for x, y in pts.reshape(-1, 2))
+        added.append(TaughtSighting(next_id + i, "taught", m.confidence, tuple(m.outline), mm, name=m.name,
+                                    type=m.type))
+    return replace(result, sightings=[*kept, *added])

@@ -336,3 +336,23 @@ def table_scene(
         placed.append(Placed(s, quad))
     img = _lighting(rng, img, 0.4)
     return _camera_effects(rng, img, 1.2, 6, (60, 90)), placed
+
+
+def paste_on_mat(img: np.ndarray, face: np.ndarray, to_image: np.ndarray, cx: float, cy: float,
+                 angle: float = 0.0) -> np.ndarray:
+    """``img`` (BGR uint8, a rendered table) with ``face`` lying face up at
+    (``cx``, ``cy``) mm on the mat, turned ``angle`` degrees like the scene
+    generator's cards; ``to_image`` maps mat mm to image px
+    (``vision.scene.SceneTruth.homography``).  The demo camera draws stand-ins of a
+    game's commercial cards this way (the scene generator knows only standard
+    and printed cards)."""
+    from .geometry import CARD_H, CARD_W
+
+    a = np.radians(angle)
+    c, s = np.cos(a), np.sin(a)
+    corners = np.float64([[-CARD_W / 2, -CARD_H / 2], [CARD_W / 2, -CARD_H / 2], [CARD_W / 2, CARD_H / 2],
+                          [-CARD_W / 2, CARD_H / 2]]) @ np.float64([[c, s], [-s, c]]) + (cx, cy)
+    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.float64(to_image)).reshape(4, 2)
+    out = img.astype(np.float32)
+    _paste(out, face, quad)
+    return np.clip(out, 0, 255).astype(np.uint8)

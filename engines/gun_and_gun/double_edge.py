@@ -13,7 +13,7 @@ from __future__ import annotations
 from engines.core import ChanceRequest, Reject
 from engines.gun_and_gun import events as ev
 from engines.gun_and_gun import rules
-from engines.gun_and_gun.snapshot import Pending, Snap, Table, evolve
+from engines.gun_and_gun.snapshot import Pending, Snap, Table, Toss, evolve
 
 FACES_DECLARER = 0
 """Coin value 0: the coin faces the declarer (自分を向いた): the effect resolves again."""
@@ -69,6 +69,7 @@ def resolve_toss(table: Table, s: Snap, value: int) -> rules.Result:
         resolvers = (declarer, declarer)
     else:
         resolvers = (rules.other(declarer),)
+    s = evolve(s, de_last=Toss(declarer, card_id, FACES[value], resolvers[0], len(resolvers), s.turn))
     for resolver in resolvers:
         if s.phase == "over":
             break

@@ -26,21 +26,25 @@ class GunAndGunGame(Game):
 
     def new(self, seats: int, variant: str | None = None, deal: Any = 0,
             options: Mapping[str, Any] | None = None) -> GunAndGunState:
-        """Options: ``gunners``, two gunner keys of cards.json (default raven, gina)."""
+        """Options: ``gunners``, two gunner keys of cards.json (default raven, gina); ``life``, the
+        starting life of both gunners (1 to the card set's 30; fewer for a short demonstration, ruling GG-R13)."""
         variant = variant or self.variants[0]
         self.validate_setup(seats, variant, deal)
         if deal == PHYSICAL:
             raise ValueError("ガンナガン cannot be played with a physical deal yet; use a seed")
         options = dict(options or {})
-        unknown = set(options) - {"gunners"}
+        unknown = set(options) - {"gunners", "life"}
         if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; known: gunners")
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; known: gunners, life")
+        life = options.get("life", CARD_SET.life)
+        if type(life) is not int or not 1 <= life <= CARD_SET.life:
+            raise ValueError(f"life must be a whole number from 1 to {CARD_SET.life}, not {life!r}")
         gunners = options.get("gunners", list(DEFAULT_GUNNERS))
         if not (isinstance(gunners, list | tuple) and len(gunners) == seats
                 and all(isinstance(g, str) and g in CARD_SET.gunners for g in gunners)):
             raise ValueError(f"gunners must name {seats} of {', '.join(CARD_SET.gunners)}")
         table = build_table(CARD_SET, tuple(gunners))
-        state = STATES[variant](self, seats, variant, deal, new_snap(table), options)
+        state = STATES[variant](self, seats, variant, deal, new_snap(table, life), options)
         state.table = table
         return state
 

@@ -65,6 +65,19 @@ class Pending:
 
 
 @dataclass(frozen=True)
+class Toss:
+    """The last ダブルエッジ toss, for the table page: who declared on which card, where the coin
+    pointed (``declarer`` | ``opponent``), who resolved the effect and how many times (GG-DE-5, GG-DE-6)."""
+
+    declarer: int
+    card: str
+    face: str
+    resolver: int
+    times: int
+    turn: int
+
+
+@dataclass(frozen=True)
 class Snap:
     phase: str
     """setup | main | down | over"""
@@ -86,6 +99,8 @@ class Snap:
     shuffled: int
     loser: int | None
     reason: str
+    de_last: Toss | None = None
+    """The last ダブルエッジ toss of the game (shown until the next one)."""
 
 
 @dataclass(frozen=True)
@@ -121,9 +136,10 @@ def build_table(cards: CardSet, gunner_keys: tuple[str, ...]) -> Table:
     return Table(cards, gunners, ids, owner, tuple(decks))
 
 
-def new_snap(table: Table) -> Snap:
+def new_snap(table: Table, life: int | None = None) -> Snap:
+    """The game before the shuffles; ``life``: the starting life (default the card set's, GG-1.1)."""
     players = tuple(
-        Player(table.cards.life, (), table.decks[seat], ((), ()), (), (), (), ())
+        Player(life or table.cards.life, (), table.decks[seat], ((), ()), (), (), (), ())
         for seat in range(len(table.gunners))
     )
     return Snap("setup", players, 0, 1, 0, False, (), False, (), (), False, (), None, 0, None, "")
@@ -159,7 +175,10 @@ def snap_to_json(s: Snap) -> dict:
             "next_regular": s.next_regular, "turn": s.turn, "extra": s.extra, "extra_turns": list(s.extra_turns),
             "de_used": s.de_used, "uses": list(s.uses), "shot": list(s.shot), "skill_used": s.skill_used,
             "resolved_effects": list(s.resolved_effects), "pending": pending, "shuffled": s.shuffled,
-            "loser": s.loser, "reason": s.reason}
+            "loser": s.loser, "reason": s.reason,
+            "de_last": None if s.de_last is None else {"declarer": s.de_last.declarer, "card": s.de_last.card,
+                                                       "face": s.de_last.face, "resolver": s.de_last.resolver,
+                                                       "times": s.de_last.times, "turn": s.de_last.turn}}
 
 
 def snap_from_json(data: dict) -> Snap:
@@ -171,4 +190,11 @@ def snap_from_json(data: dict) -> Snap:
                 tuple(int(x) for x in data["extra_turns"]), bool(data["de_used"]), _strings(data["uses"]),
                 tuple(int(x) for x in data["shot"]), bool(data["skill_used"]), _strings(data["resolved_effects"]),
                 pending, int(data["shuffled"]), None if data["loser"] is None else int(data["loser"]),
-                str(data["reason"]))
+                str(data["reason"]), _toss_from(data.get("de_last")))
+
+
+def _toss_from(raw: dict | None) -> Toss | None:
+    if raw is None:
+        return None
+    return Toss(int(raw["declarer"]), str(raw["card"]), str(raw["face"]), int(raw["resolver"]), int(raw["times"]),
+                int(raw["turn"]))

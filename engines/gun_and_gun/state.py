@@ -444,7 +444,8 @@ class GunAndGunState(State[Snap]):
         view: JSON = {
             "phase": s.phase, "turn": s.turn, "active": s.active, "extra_turn": s.extra,
             "extra_turns_queued": list(s.extra_turns), "players": players, "pending": pending,
-            "double_edge": {"offered": self.offers_double_edge, "declared_this_turn": s.de_used},
+            "double_edge": {"offered": self.offers_double_edge, "declared_this_turn": s.de_used,
+                            "last": self._toss_json(s)},
         }
         if seat is not None:
             p = s.players[seat]
@@ -455,6 +456,14 @@ class GunAndGunState(State[Snap]):
                 "loaded": [[self._card_json(c) for c in x] for x in p.loaded],
             }
         return view
+
+    def _toss_json(self, s: Snap) -> JSON | None:
+        """The last ダブルエッジ toss as the table page shows it: who resolves the effect, how many times."""
+        t = s.de_last
+        if t is None:
+            return None
+        return {"card": self._card_json(t.card), "declarer": t.declarer, "coin": t.face, "resolver": t.resolver,
+                "times": t.times, "turn": t.turn}
 
     def _hidden_from(self, s: Snap, seat: int | None) -> frozenset[str]:
         secret: set[str] = set()

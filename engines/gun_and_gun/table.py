@@ -42,13 +42,14 @@ from engines.core import (
     FunctionAdapter,
     Move,
     Question,
+    State,
     TableSnapshot,
     Verdict,
     ZoneChange,
 )
 from engines.gun_and_gun import mat
 from engines.gun_and_gun.cards import CARD_SET, CardDef
-from engines.gun_and_gun.moves import Load, PlayAction, PlayFunction, ResolveFunction, Respond, SetResponse
+from engines.gun_and_gun.moves import Activate, Load, PlayAction, PlayFunction, ResolveFunction, Respond, SetResponse
 from engines.gun_and_gun.state import GunAndGunState
 
 PREFIX = "taught:"
@@ -381,13 +382,81 @@ def answer(state: GunAndGunState, seat: int, choice: str) -> Move | None:
     return None
 
 
+def _waiting(state: GunAndGunState, table: TableSnapshot | None, seat: int) -> Move | None:
+    """The declaration on the card ``seat`` just put down and the table still waits on (GG-T9): an
+    action card in its action zone the engine has not played, or in the down phase a function card
+    moved to its voltage area the engine has not resolved; a card revealed by ブレインハック."""
+    s = state.snapshot
+    p = s.players[seat]
+    if s.pending is not None and s.pending.kind == "activate" and s.pending.seat == seat:
+        return Activate(seat, True)
+    if table is None:
+        return None
+    if s.phase == "main":
+        zone = f"s{seat}.action"
+        e = expected(state)[zone]
+        extra = _seen_names(table, zone) - _names(state, e.face_up) - _lacking(state, table, seat)
+        for name in extra:
+            held = _copy_named(state, p.hand, name)
+            if held is not None and state.table.card(held).type == "action":
+                return PlayAction(seat, held, True)
+    if s.phase == "down":
+        extra = _seen_names(table, f"s{seat}.voltage") - _names(state, p.voltage)
+        for name in extra:
+            resolving = _copy_named(state, p.functions, name)
+            if resolving is not None:
+                return ResolveFunction(seat, resolving, True)
+    return None
+
+
+def button(state: GunAndGunState, seat: int | None, purpose: str, table: TableSnapshot | None = None) -> Move | Verdict | None:
+    """The coin-toss board's button (GG-T9): the ダブルエッジ declaration of ``seat`` on the card it just
+    put down, as the move to apply (the engine checks it); a refusal naming its rule when there is
+    nothing to declare on; None for a button that is not this game's (``purpose`` other than
+    ``"coin-toss"``).  ``seat`` None is the board's shared button: the seat whose turn it is.
+    ``table``: the camera's last table (which card was just put down)."""
+    if purpose != "coin-toss":
+        return None
+    s = state.snapshot
+    if not state.offers_double_edge:
+        return Verdict.reject("GG-DE-1", "ダブルエッジ is not part of the standard rules",
+                      "start the table with the double-edge variant")
+    if s.phase not in ("main", "down") or state.outcome is not None:
+        return Verdict.reject("GG-T9", "there is no turn to declare ダブルエッジ in now")
+    if seat is None:
+        seat = s.active
+    if not 0 <= seat < len(s.players):
+        return Verdict.reject("GG-T9", f"there is no seat {seat + 1} at this table")
+    if seat != s.active:
+        return Verdict.reject("GG-DE-2", "only the player whose turn it is may declare ダブルエッジ", "wait for your turn")
+    if s.pending is not None and s.pending.kind == "coin":
+        return Verdict.reject("GG-DE-3", "ダブルエッジ was just declared: the coin is being tossed")
+    move = _waiting(state, table, seat)
+    if move is not None:
+        return move
+    if s.de_used:
+        return Verdict.reject("GG-DE-2", "ダブルエッジ was already declared this turn (once per turn, however many cards "
+                      "you play)", "play the card without declaring")
+    return Verdict.reject("GG-T9", "no action or function card is waiting for a declaration",
+                  "put the action card on your action zone (in the down phase, move the function card to your "
+                  "voltage area), then press the button while the phone asks")
+
+
 def manual_moves(state: GunAndGunState, seat: int) -> list[Move]:
     """What a person may enter by hand for ``seat`` now (no camera): the engine's legal moves
     (ガンナガン is always dealt by the engine here, so they can be listed)."""
     return list(state.legal_moves(seat) or [])
 
 
-ADAPTER = FunctionAdapter(
+class GunAndGunAdapter(FunctionAdapter):
+    """The module's functions as one adapter, plus the coin-toss board's button (:func:`button`)."""
+
+    def button(self, state: State, seat: int | None, purpose: str,
+               table: TableSnapshot | None = None) -> Move | Verdict | None:
+        return button(self._own(state), seat, purpose, table)  # type: ignore[arg-type]
+
+
+ADAPTER = GunAndGunAdapter(
     GunAndGunState,
     layout=mat.layout,
     interpret=interpret,
