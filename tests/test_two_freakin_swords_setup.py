@@ -49,8 +49,6 @@ def test_formats_and_bad_tables():
         GAME.new(3, "duel")
     with pytest.raises(ValueError, match="needs 3 or more fighters"):
         GAME.new(2, "free-for-all")
-    with pytest.raises(ValueError, match="hand-shuffled"):
-        GAME.new(2, "duel", deal="physical")
     with pytest.raises(ValueError, match="unknown option 'deck'"):
         GAME.new(2, "duel", options={"deck": "own"})
     with pytest.raises(ValueError, match='decks must be "own" or "community"'):

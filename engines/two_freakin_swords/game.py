@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.core import PHYSICAL, Deal, Game
-from engines.two_freakin_swords.cards import DECK_SIZE, STANDARD, build_deck, validate_deck
+from engines.two_freakin_swords.cards import DECK_SIZE, HAND_SIZE, STANDARD, build_deck, validate_deck
 from engines.two_freakin_swords.grid import DEFAULT_GRID, Grid, GridError, parse_grid
 from engines.two_freakin_swords.moves import MOVE_TYPES
+from engines.two_freakin_swords.physical import unseen
+from engines.two_freakin_swords.rules import start_turn
 from engines.two_freakin_swords.seating import default_teams, parse_teams, team_index
 from engines.two_freakin_swords.sheets import BASE_HIT_POINTS
 from engines.two_freakin_swords.snapshot import Fight, Snap
@@ -35,8 +37,6 @@ class TwoFreakinSwords(Game):
             raise ValueError(f"a duel is for 2 fighters, not {seats}; use free-for-all or teams (TFS-5.2)")
         if variant != "duel" and seats < 3:
             raise ValueError(f"{variant} needs 3 or more fighters; two fighters play a duel (TFS-5.3)")
-        if deal == PHYSICAL:
-            raise ValueError("Two Freakin' Swords cannot follow a hand-shuffled deck yet; use a seeded deal")
 
     def setups(self) -> list[tuple[int, str, dict[str, Any]]]:
         return [
@@ -46,7 +46,7 @@ class TwoFreakinSwords(Game):
             (3, "teams", {"teams": [[0], [1, 2]], "decks": "community"}),
         ]
 
-    def fight(self, seats: int, variant: str, options: Mapping[str, Any]) -> Fight:
+    def fight(self, seats: int, variant: str, options: Mapping[str, Any], physical: bool = False) -> Fight:
         """The fixed facts of a table from its options; ValueError names the bad option."""
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
@@ -66,14 +66,23 @@ class TwoFreakinSwords(Game):
                 grid = parse_grid(options["grid"], "option grid")
             except GridError as exc:
                 raise ValueError(str(exc)) from None
-        return Fight(seats, team_index(teams, seats), mode == "community", youngest, grid, DECK_SIZE)
+        if mode == "community":
+            pools: tuple[tuple[str, ...], ...] = (build_deck(STANDARD, 1) + build_deck(STANDARD, DECK_SIZE + 1),)
+        else:
+            lists = options.get("deck_lists", [None] * seats)
+            if not isinstance(lists, list | tuple) or len(lists) != seats:
+                raise ValueError(f"deck_lists must have one entry per seat ({seats}), null for a standard deck")
+            pools = tuple(build_deck(STANDARD if dl is None else validate_deck(dl, f"seat {i + 1}'s deck"),
+                                     i * DECK_SIZE + 1) for i, dl in enumerate(lists))
+        return Fight(seats, team_index(teams, seats), mode == "community", youngest, grid, DECK_SIZE,
+                     physical, pools)
 
     def new(self, seats: int, variant: str | None = None, deal: Deal = 0,
             options: Mapping[str, Any] | None = None) -> TFSState:
         variant = variant or self.variants[0]
         self.validate_setup(seats, variant, deal)
         options = dict(options or {})
-        fight = self.fight(seats, variant, options)
+        fight = self.fight(seats, variant, options, physical=deal == PHYSICAL)
         points = options.get("points", [0] * seats)
         if not isinstance(points, list | tuple) or len(points) != seats or any(
                 isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points):
@@ -82,18 +91,21 @@ class TwoFreakinSwords(Game):
         circle = tuple(range(seats))
         coins = tuple(sorted(f"{p}R" for p in circle))  # TFS-6.1
         empty: tuple[tuple[str, ...], ...] = ((),) * seats
-        if fight.community:
-            if "deck_lists" in options:
-                raise ValueError("deck_lists are for fighters with their own decks, not a community deck (TFS-2.3)")
-            deck = build_deck(STANDARD, 1) + build_deck(STANDARD, DECK_SIZE + 1)  # two standard decks
-            snap = Snap("shuffle", 0, circle, hp, (0,) * seats, coins, empty, (deck,), ((),), to_shuffle=(0,))
+        if fight.community and "deck_lists" in options:
+            raise ValueError("deck_lists are for fighters with their own decks, not a community deck (TFS-2.3)")
+        if fight.physical:
+            # TFS-14.1: hands were chosen or drawn at the table, unseen; the first turn begins at once.
+            hands = (unseen(HAND_SIZE),) * seats
+            left = [len(pool) for pool in fight.pools]
+            for seat in range(seats):
+                left[fight.pile(seat)] -= HAND_SIZE
+            snap = Snap("draw", 0, circle, hp, (0,) * seats, coins, hands, tuple(unseen(n) for n in left),
+                        ((),) * len(fight.pools))
+            snap, _ = start_turn(fight, snap)
+        elif fight.community:
+            snap = Snap("shuffle", 0, circle, hp, (0,) * seats, coins, empty, fight.pools, ((),), to_shuffle=(0,))
         else:
-            lists = options.get("deck_lists", [None] * seats)
-            if not isinstance(lists, list | tuple) or len(lists) != seats:
-                raise ValueError(f"deck_lists must have one entry per seat ({seats}), null for a standard deck")
-            decks = tuple(build_deck(STANDARD if dl is None else validate_deck(dl, f"seat {i + 1}'s deck"),
-                                     i * DECK_SIZE + 1) for i, dl in enumerate(lists))
-            snap = Snap("opening", 0, circle, hp, (0,) * seats, coins, empty, decks, empty)
+            snap = Snap("opening", 0, circle, hp, (0,) * seats, coins, empty, fight.pools, empty)
         state = TFSState(self, seats, variant, deal, snap, options)
         state.fight = fight
         return state

@@ -13,7 +13,8 @@ import itertools
 from dataclasses import replace
 
 from engines.core import ChanceMove, ChanceRequest, Event, Move, Reject, apply_shuffle, shuffle_ranges
-from engines.two_freakin_swords.cards import HAND_SIZE, KINDS, count_kinds, kind_of, side_of
+from engines.two_freakin_swords import physical
+from engines.two_freakin_swords.cards import HAND_SIZE, KINDS, count_kinds, is_card, kind_of, side_of
 from engines.two_freakin_swords.grid import Grid
 from engines.two_freakin_swords.moves import (
     Announce,
@@ -107,6 +108,8 @@ def legal_moves(f: Fight, s: Snap, seat: int) -> list[Move]:
     mine = [a for a in s.waiting if seat_of(a) == seat]
     if s.phase in PLACE_PHASES:
         hand = s.hands[seat]
+        if f.physical and hand:  # TFS-14.5: the kinds the unseen hand may hold
+            hand = tuple(physical.possible_kinds(f, s, seat))
         targets = {t for _, t in s.lunges}
         moves: list[Move] = []
         for a in mine:
@@ -215,6 +218,12 @@ def _run_draws(f: Fight, s: Snap, events: list[Event]) -> Snap:
     while draws:
         seat, n = draws[0]
         pile = f.pile(seat)
+        if n > 0 and not decks[pile] and f.physical and discards[pile]:
+            # TFS-14.1: the pile is reshuffled at the table; its cards are unseen again.
+            decks[pile], discards[pile] = physical.unseen(len(discards[pile])), ()
+            s = s.but(discards=tuple(discards))
+            s = s.but(provisional=tuple(c for c in s.provisional if physical.locate(f, s, c) is not None))
+            events.append(Shuffled(pile, len(decks[pile]), True))
         if n > 0 and not decks[pile]:
             if len(discards[pile]) >= 2:  # TFS-2.4
                 return s.but(phase="draw", draws=tuple(draws), hands=tuple(hands), decks=tuple(decks),
@@ -353,12 +362,21 @@ def _place(f: Fight, s: Snap, move: Place, events: list[Event]) -> Snap:
                      f"place on your {' and '.join('right' if a[-1] == 'R' else 'left' for a in mine)} arm"
                      if mine else None)
     hand = s.hands[move.seat]
-    if move.card is None:
+    card = move.card
+    if card is None:
         if hand:
             raise Reject("TFS-R10", "you still hold cards: an arm goes empty only when you have none",
                          "place one of your cards")
-    elif move.card not in hand:
+    elif f.physical:
+        if not hand:
+            raise Reject("TFS-R10", "you hold no card: your arm goes empty", "place the arm without a card")
+        card, s = physical.seal(f, s, move.seat, card)  # TFS-14.2, TFS-14.3
+        hand = hand[1:]  # one unseen card leaves the hand
+    elif card not in hand:
         raise Reject("TFS-7.2", f"{move.card!r} is not in your hand", "place a card you hold")
+    else:
+        hand = tuple(c for c in hand if c != card)
+    move = replace(move, card=card)
     if move.back is not None and move.card is not None and move.back != side_of(move.card):
         raise Reject("TFS-1.1", f"the back of a {kind_of(move.card)} shows {side_of(move.card)}, not {move.back}",
                      "place the card you committed on your phone")
@@ -371,7 +389,7 @@ def _place(f: Fight, s: Snap, move: Place, events: list[Event]) -> Snap:
                      "send the card without counters")
     placements = tuple(p for p in s.placements if p.arm != key) + (Placement(key, move.card, move.counters),)
     s = s.but(placements=placements, waiting=tuple(a for a in s.waiting if a != key),
-                hands=_set(s.hands, move.seat, tuple(c for c in hand if c != move.card)),
+                hands=_set(s.hands, move.seat, hand),
                 in_play=s.in_play + ((move.card,) if move.card else ()))
     events.append(Placed(move.seat, key, side_of(move.card) if move.card else None, move.counters))
     return _advance(f, s, events)
@@ -386,13 +404,17 @@ def _reveal(f: Fight, s: Snap, move: Reveal, events: list[Event]) -> Snap:
             raise Reject("TFS-7.5", "defenders reveal after every aggressor has revealed", "wait for the aggressors")
         raise Reject("TFS-7.4", f"your {'right' if move.arm == 'R' else 'left'} arm has nothing to reveal now")
     sealed: str = s.placement(key).card  # type: ignore[union-attr, assignment]  # waiting arms have a card
-    if move.card not in (sealed, kind_of(sealed)):
+    copy = f.physical and is_card(move.card) and kind_of(move.card) == kind_of(sealed)  # ruling TFS-R14
+    if move.card not in (sealed, kind_of(sealed)) and not copy:
         shown = kind_of(move.card) if isinstance(move.card, str) else move.card
         if shown in KINDS and side_of(shown) != side_of(sealed):
             raise Reject("TFS-7.6", f"the card turned up is a {shown}, but its back showed {side_of(sealed)}",
                          f"turn up the {side_of(sealed)} card you placed")
         raise Reject("TFS-7.6", f"that is not the card you sealed on your {'right' if move.arm == 'R' else 'left'} "
                      "arm", "turn up the card you placed")
+    if f.physical:
+        s = physical.turned_up(f, s, move.seat, sealed, move.card)  # TFS-14.4
+        sealed = s.placement(key).card  # type: ignore[union-attr, assignment]
     placements = tuple(replace(p, revealed=True) if p.arm == key else p for p in s.placements)
     s = s.but(placements=placements, waiting=tuple(a for a in s.waiting if a != key))
     events.append(Revealed(move.seat, key, kind_of(sealed)))

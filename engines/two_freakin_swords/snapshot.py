@@ -23,6 +23,11 @@ class Fight:
     youngest: int
     grid: Grid
     deck_size: int = 40
+    physical: bool = False
+    """A physical deal (TFS-14): decks and hands are unseen, shuffled and drawn at the table."""
+    pools: tuple[tuple[str, ...], ...] = ()
+    """The card ids each draw pile holds (a seat's own deck, or the community deck): what card
+    conservation in a physical deal counts against (TFS-14.3)."""
 
     def pile(self, seat: int) -> int:
         """Which draw pile a seat uses: its own deck, or the one community deck."""
@@ -98,6 +103,9 @@ class Snap:
     fell: tuple[Fall, ...] = ()
     coin_passes: tuple[str, ...] = ()
     eliminated: tuple[int, ...] = ()
+    provisional: tuple[str, ...] = ()
+    """Physical deal: card ids standing for a card sealed by its kind only, not yet read by the camera
+    (the printed copy is unknown; TFS-14.3)."""
 
     def to_json(self) -> dict[str, Any]:
         """Hand-written (not core.to_plain): snapshots are written at every step, so speed matters."""
@@ -114,6 +122,7 @@ class Snap:
             "placements": [[p.arm, p.card, p.counters, p.revealed] for p in self.placements],
             "in_play": list(self.in_play), "fell": [[x.seat, x.by] for x in self.fell],
             "coin_passes": list(self.coin_passes), "eliminated": list(self.eliminated),
+            "provisional": list(self.provisional),
         }
 
     @classmethod
@@ -128,6 +137,7 @@ class Snap:
             t(d["round1"]), t(d["round2"]), t(d["waiting"]),
             t(Placement(a, c, k, r) for a, c, k, r in d["placements"]),
             t(d["in_play"]), t(Fall(a, b) for a, b in d["fell"]), t(d["coin_passes"]), t(d["eliminated"]),
+            t(d.get("provisional", ())),
         )
 
     def but(self, **changes: Any) -> Snap:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engines.core import JSON, ChanceRequest, Event, Move, Outcome, State
 from engines.two_freakin_swords import rules
 from engines.two_freakin_swords.cards import count_kinds, kind_of, side_of
+from engines.two_freakin_swords.physical import UNSEEN
 from engines.two_freakin_swords.seating import pairs, seat_of
 from engines.two_freakin_swords.sheets import Result
 from engines.two_freakin_swords.snapshot import Fight, Snap
@@ -60,7 +61,8 @@ class TFSState(State[Snap]):
             "waiting": list(s.waiting),
             "placements": placements,
             "deck_counts": [len(d) for d in s.decks],
-            "discards": [count_kinds(d) for d in s.discards],
+            "discards": [count_kinds([c for c in d if c != UNSEEN]) for d in s.discards],
+            "deal": "physical" if f.physical else "seeded",
             "eliminated": list(s.eliminated),
             "fell_this_turn": [{"seat": x.seat, "by": x.by} for x in s.fell],
         }
@@ -68,7 +70,9 @@ class TFSState(State[Snap]):
             view["result"] = self.result().to_json()  # type: ignore[union-attr]
         if seat is not None:
             view["seat"] = seat
-            view["hand"] = list(s.hands[seat])
+            view["hand"] = [c for c in s.hands[seat] if c != UNSEEN]
+            if f.physical:  # TFS-14.5: the hand is at the table; the kinds it may hold are the legal moves
+                view["hand_unseen"] = len(s.hands[seat])
             if s.phase == "opening":
                 view["my_deck"] = count_kinds(s.decks[seat])  # what the opening hand is chosen from
             view["my_placements"] = {p.arm: p.card for p in s.placements if seat_of(p.arm) == seat}

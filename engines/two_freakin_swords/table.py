@@ -44,9 +44,9 @@ from engines.core import (
     ZoneChange,
     ZoneExpectation,
 )
-from engines.two_freakin_swords import mat, printed
+from engines.two_freakin_swords import mat, physical, printed
 from engines.two_freakin_swords.cards import KINDS, is_card, kind_of, side_of
-from engines.two_freakin_swords.moves import Reveal
+from engines.two_freakin_swords.moves import Place, Reveal
 from engines.two_freakin_swords.rules import PLACE_PHASES, REVEAL_PHASES, describe
 from engines.two_freakin_swords.seating import seat_of
 from engines.two_freakin_swords.state import TFSState
@@ -112,9 +112,22 @@ def _spots(state: TFSState, table: TableSnapshot) -> dict[str, _Spot]:
     return {arm: _Spot(table.in_zone(zone_of(arm))) for arm in _arms(state)}
 
 
-def _holder(state: TFSState, card: str) -> int | None:
-    """The seat whose hand holds ``card`` (exact id), if any."""
-    for seat, hand in enumerate(state.snapshot.hands):
+def _holder(state: TFSState, card: str, arm: str | None = None) -> int | None:
+    """The seat whose hand holds ``card`` (exact id), if any.
+
+    Physical deal (TFS-14): hands are unseen, so a card known nowhere on the
+    table or the discard piles is taken to come from a hand: its deck's owner
+    (own decks) or, from the community deck, the fighter at ``arm``.
+    """
+    f, s = state.fight, state.snapshot
+    if f.physical:
+        if physical.locate(f, s, card) is not None:
+            return None
+        for pile, pool in enumerate(f.pools):
+            if card in pool:
+                return (seat_of(arm) if arm else None) if f.community else pile
+        return None
+    for seat, hand in enumerate(s.hands):
         if card in hand:
             return seat
     return None
@@ -194,7 +207,7 @@ def differences(state: TFSState, table: TableSnapshot) -> tuple[str, ...]:
         for x in spot.faces:
             card = card_of(x.card)
             assert card is not None
-            holder = _holder(state, card)
+            holder = _holder(state, card, arm)
             if holder is not None:
                 out.append(f"take the {kind_of(card)} off {e.label} back to seat {holder + 1}'s hand")
         if spot.unread:
@@ -285,7 +298,7 @@ def interpret(state: TFSState, changes: Sequence[ZoneChange], table: TableSnapsh
         for x in spot.faces:
             card = card_of(x.card)
             assert card is not None
-            if (card, arm) not in fresh or _holder(state, card) is None:
+            if (card, arm) not in fresh or _holder(state, card, arm) is None:
                 continue  # a left-over, the table catching up, or a sealed card turned (step 4)
             bad = _laid(state, arm, f"{_article(kind_of(card))}")
             if bad is not None:
@@ -364,7 +377,9 @@ def _reveals(state: TFSState, spots: dict[str, _Spot],
                                       choices))
             continue
         # Ruling TFS-R14: the camera reads the kind; a printed copy of the sealed card's kind is that card.
-        moves.append(Reveal(seat, arm[-1], card if card == sealed else kind_of(card)))  # type: ignore[arg-type]
+        # A physical deal takes the printed id itself: it is checked for card conservation (TFS-14.4).
+        named = card if card == sealed or state.fight.physical else kind_of(card)
+        moves.append(Reveal(seat, arm[-1], named))  # type: ignore[arg-type]
     return moves, questions
 
 
@@ -382,6 +397,8 @@ def _seal_questions(state: TFSState, spots: dict[str, _Spot]) -> list[Question]:
         seat = seat_of(arm)
         side = spot.backs[0].back
         hand = s.hands[seat]
+        if state.fight.physical:  # TFS-14.2: the hand is unseen; the phone seals a kind (or a printed id)
+            hand = tuple(physical.possible_kinds(state.fight, s, seat))
         choices = tuple(c for c in hand if side is None or side_of(c) == side) or tuple(hand)
         extra = ", and which of the lunger's arms it counters" if arm in lunged else ""
         out.append(Question(seat, f"Seal the card you laid at {_your(arm)} on your phone: which card is it{extra}?",
@@ -419,10 +436,34 @@ def _try(state: TFSState, moves: list[Move], questions: list[Question]) -> Adapt
 def manual_moves(state: TFSState, seat: int) -> list[Move]:
     """What a person may enter by hand for ``seat`` now (no camera): the engine's legal moves.
 
-    Every deal is seeded (the engine refuses a hand-shuffled deck), so hands
-    are known and the list is complete.
+    A seeded deal lists the hand's cards; a physical deal (TFS-14.5) lists the
+    kinds the unseen hand may hold, and a printed id is accepted too.
     """
     return list(state.legal_moves(seat) or [])
+
+
+def answer(state: TFSState, seat: int, choice: str) -> Move | None:
+    """A seat's answer to one of the adapter's questions, as the move it stands for (None: not a choice).
+
+    Placing now: the card sealed at the seat's first arm that places (an arm
+    under a lunge is asked for its counters on the phone's own form, so it is
+    not answered here).  Revealing now: the kind turned up at the seat's first
+    arm that reveals.
+    """
+    s = state.snapshot
+    mine = [a for a in s.waiting if seat_of(a) == seat]
+    if not mine or not isinstance(choice, str):
+        return None
+    arm = mine[0]
+    if s.phase in PLACE_PHASES:
+        if any(t == arm for _, t in s.lunges):
+            return None
+        move: Move = Place(seat, arm[-1], choice)  # type: ignore[arg-type]
+    elif s.phase in REVEAL_PHASES:
+        move = Reveal(seat, arm[-1], choice)  # type: ignore[arg-type]
+    else:
+        return None
+    return move  # the engine judges it like any move (a wrong card is refused with its rule)
 
 
 ADAPTER = FunctionAdapter(
@@ -432,6 +473,7 @@ ADAPTER = FunctionAdapter(
     expected=expected,
     differences=differences,
     manual_moves=manual_moves,
+    answer=answer,
 )
 """The adapter the registry hands companion (``engines.registry.adapter("two-freakin-swords")``)."""
 
