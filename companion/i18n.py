@@ -228,3 +228,38 @@ def translate_verdict(verdict: dict, language: str | None = None) -> dict:
         if isinstance(out.get(key), str):
             out[key] = translate(out[key], language)
     return out
+
+
+_SAID = ("label", "reason", "prompt", "message", "fix")
+"""Keys whose text an engine or adapter wrote for people (a chance label, an outcome's reason, a
+question's prompt, a verdict); every other string of a message is data (card ids, choices) and stays."""
+
+
+def localize(data: dict, language: str | None = None) -> dict:
+    """A message for one reader (a seat's room, the public room) with the engine's sentences in the
+    reader's language: the verdict, a question's prompt, the view's chance label and outcome reason, and
+    the label or reason of each event.  Copies what it changes; ``data`` itself is left as it was."""
+    language = language or current()
+    if language == DEFAULT:
+        return data
+    out = _said(data, language)
+    view = out.get("view")
+    if isinstance(view, dict):
+        view = dict(view)
+        for key in ("chance", "outcome"):
+            if isinstance(view.get(key), dict):
+                view[key] = _said(view[key], language)
+        out["view"] = view
+    if isinstance(out.get("verdict"), dict):
+        out["verdict"] = translate_verdict(out["verdict"], language)
+    if isinstance(out.get("events"), list):
+        out["events"] = [_said(e, language) if isinstance(e, dict) else e for e in out["events"]]
+    return out
+
+
+def _said(data: dict, language: str) -> dict:
+    out = dict(data)
+    for key in _SAID:
+        if isinstance(out.get(key), str):
+            out[key] = translate(out[key], language)
+    return out

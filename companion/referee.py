@@ -26,8 +26,9 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Protocol
 
+from companion.i18n import DEFAULT, current, in_language, localize, translate_verdict
 from companion.i18n import gettext as _
-from companion.i18n import translate_verdict
+from companion.messages import Encoded, encode
 from companion.tables import Result, Table
 from engines.core import JSON, Verdict
 
@@ -70,6 +71,8 @@ class Referee:
         """Called when a rollback takes a finished game back into play (the hub forgets its match)."""
         self.redactions = 0
         """How many messages needed :meth:`guarded` (an engine leaking into a view or an event)."""
+        self.languages: dict[int | None, str] = {}
+        """The language each seat's phone (None: the table page) last joined in; its messages are said in it."""
         self._queue: queue.Queue[tuple[Callable[..., Any], tuple, dict, Future] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"referee-{table.id}", daemon=True)
         self._thread.start()
@@ -78,7 +81,8 @@ class Referee:
     def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
         """Run ``fn(*args, **kwargs)`` on the worker; its return value resolves the future."""
         fut: Future = Future()
-        self._queue.put((fn, args, kwargs, fut))
+        # In the caller's language: a socket's answer (a rejection) comes back in the language it asked in.
+        self._queue.put((in_language(current(), fn), args, kwargs, fut))
         return fut
 
     def run(self, fn: Callable[..., Any], *args: Any, timeout: float = 15.0, **kwargs: Any) -> Any:
@@ -124,6 +128,21 @@ class Referee:
             ", ".join(leaked), "the public" if seat is None else f"seat {seat + 1}")
         return _redact(data, hidden)
 
+    def encoded(self, seat: int | None, head: JSON, body: JSON) -> Encoded:
+        """``{**head, **body}`` said in ``seat``'s language as JSON text, encoded once: searched for
+        ``seat``'s hidden strings and sent as is.
+
+        The fast path looks for a hidden string among the pieces of the whole
+        text (head included: the table's info may name a card only by chance);
+        only a hit walks ``body`` exactly, as :meth:`guarded` does.
+        """
+        text = encode(self.said({**head, **body}, seat))
+        hidden = self.table.state.hidden_from(seat)
+        if not hidden or (not _ESCAPED.search("".join(hidden)) and hidden.isdisjoint(text.split('"'))):
+            return text
+        safe = self.guarded(seat, body)
+        return text if safe is body else encode(self.said({**head, **safe}, seat))
+
     def publish(self, events: list[JSON] | None = None, applied_at: float | None = None) -> None:
         """Every seat its own view, the public room the table's view."""
         t = self.table
@@ -136,11 +155,10 @@ class Referee:
         # (each handover costs up to the interpreter's switch interval), delaying the last seat most.
         out = []
         for seat in t.seats:
-            mine = self.guarded(seat.index, {"events": events, "view": t.state.view(seat.index),
-                                             "moves": self.moves_of(seat.index)})
-            out.append(({**base, "seat": seat.index, **mine}, room_seat(t.id, seat.index)))
-        public = self.guarded(None, {"events": events, "view": t.state.view(None)})
-        out.append(({**base, "seat": None, **public}, room_public(t.id)))
+            body = {"events": events, "view": t.state.view(seat.index), "moves": self.moves_of(seat.index)}
+            out.append((self.encoded(seat.index, {**base, "seat": seat.index}, body), room_seat(t.id, seat.index)))
+        body = {"events": events, "view": t.state.view(None)}
+        out.append((self.encoded(None, {**base, "seat": None}, body), room_public(t.id)))
         for payload, room in out:
             self.emit("view", payload, room)
 
@@ -148,8 +166,17 @@ class Referee:
         """To everyone at the table: every seat and the public room."""
         t = self.table
         payload = {"table": t.id, "seq": t.seq, **data}
-        # One emit to every room: the message is encoded once, and a socket in two rooms gets it once.
-        self.emit(event, payload, [*(room_seat(t.id, seat.index) for seat in t.seats), room_public(t.id)])
+        # One emit to every room of a language: the message is encoded once per language, and a socket in
+        # two rooms of one language gets it once.
+        rooms: dict[str, list[str]] = {}
+        for seat, room in [*((s.index, room_seat(t.id, s.index)) for s in t.seats), (None, room_public(t.id))]:
+            rooms.setdefault(self.languages.get(seat, DEFAULT), []).append(room)
+        for language, group in rooms.items():
+            self.emit(event, localize(payload, language), group)
+
+    def said(self, payload: JSON, seat: int | None) -> JSON:
+        """``payload`` with the engine's sentences in the language ``seat`` (None: the table page) reads."""
+        return localize(payload, self.languages.get(seat, DEFAULT))
 
     def moves_of(self, seat: int) -> list[JSON] | None:
         """The seat's legal moves now, for a phone's picker: [] when it may not act, None when they
@@ -163,11 +190,12 @@ class Referee:
     def send_view(self, sid: str, seat: int | None) -> JSON:
         """One socket's full view now (a join or rejoin), as the answer to it."""
         t = self.table
+        self.languages[seat] = current()  # the joining socket's language (see call)
         body: JSON = {"view": t.state.view(seat)}
         if seat is not None:
             body["moves"] = self.moves_of(seat)
-        return {"table": t.id, "seq": t.seq, "t": time.time(), "seat": seat, "events": [], "info": t.info(),
-                **self.guarded(seat, body)}
+        return localize({"table": t.id, "seq": t.seq, "t": time.time(), "seat": seat, "events": [],
+                         "info": t.info(), **self.guarded(seat, body)})
 
     # ---- inputs (each runs on the worker thread via call/run) ---------------
     def play(self, seat: int | None, source: str, move: JSON, evidence: str | None = None) -> JSON:
@@ -194,7 +222,7 @@ class Referee:
             if source == "camera":
                 # Like an electronic chess board: say what to put back, wait for it.
                 self.announce("illegal", {"seq": result.entries[-1]["seq"] if result.entries else None,
-                                          "verdict": translate_verdict(result.verdict.to_json())})
+                                          "verdict": result.verdict.to_json()})
             return
         self.publish(result.events, applied_at=result.entries[-1]["t"] if result.entries else None)
         self.serve_chance()
@@ -342,8 +370,8 @@ class Referee:
         answer = (self.play(pressed.seat, "device", pressed.move.to_json()) if pressed.move is not None
                   else {"ok": False, "verdict": translate_verdict(pressed.refusal.to_json())})
         if not answer["ok"] and pressed.seat is not None:
-            self.emit("rejected", {"table": self.table.id, "seat": pressed.seat, "by": "button", **answer},
-                      room_seat(self.table.id, pressed.seat))
+            self.emit("rejected", self.said({"table": self.table.id, "seat": pressed.seat, "by": "button", **answer},
+                                            pressed.seat), room_seat(self.table.id, pressed.seat))
         return answer
 
     def physical(self, changes: list, snapshot: Any, evidence: str | None) -> JSON:
@@ -359,14 +387,15 @@ class Referee:
         outcome = adapter.interpret(t.state, changes, snapshot)
         if outcome.mismatch is not None:
             t.note("camera", None, event="mismatch", verdict=outcome.mismatch.to_json(), evidence=evidence)
-            self.announce("illegal", {"seq": t.seq, "verdict": translate_verdict(outcome.mismatch.to_json())})
+            self.announce("illegal", {"seq": t.seq, "verdict": outcome.mismatch.to_json()})
             return _answer(Result(outcome.mismatch))
         for question in outcome.questions:
-            payload = {"prompt": _(question.prompt), "choices": list(question.choices), "seat": question.seat}
+            payload = {"prompt": question.prompt, "choices": list(question.choices), "seat": question.seat}
             if question.seat is None:
                 self.announce("question", payload)
             else:
-                self.emit("question", {"table": t.id, **payload}, room_seat(t.id, question.seat))
+                self.emit("question", self.said({"table": t.id, **payload}, question.seat),
+                          room_seat(t.id, question.seat))
         answers = []
         for move in outcome.moves:
             answers.append(self.play(getattr(move, "seat", None), "camera", move.to_json(), evidence))
