@@ -133,6 +133,7 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
         leave(session)
         if msg.lang:
             session.language = msg.lang
+            set_language(msg.lang)  # this very answer (the view it joins with) is said in it too
         session.table, session.seat, session.role = table.id, seat.index, "seat"
         join_room(room_seat(table.id, seat.index))
         seat.sids.add(session.sid)
@@ -158,6 +159,7 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
         leave(session)
         if msg.lang:
             session.language = msg.lang
+            set_language(msg.lang)  # this very answer (the view it joins with) is said in it too
         display = bool(msg.key) and hmac.compare_digest(msg.key.encode(), table.display_key.encode())
         session.table, session.role = table.id, "display" if display else "spectator"
         join_room(room_public(table.id))
