@@ -8,6 +8,7 @@ database, port and games.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from dataclasses import dataclass
@@ -87,6 +88,7 @@ def create_app(config: Config | None = None) -> Flask:
         ping_timeout=10,
         logger=False,
         engineio_logger=False,
+        serializer=sockets.TextPacket,  # JSON text only; the referee's views go out encoded once
     )
     app.wsgi_app = _no_delay(app.wsgi_app)  # type: ignore[method-assign]
     store = Store(config.db if config.db is not None else default_db_path())
@@ -94,7 +96,10 @@ def create_app(config: Config | None = None) -> Flask:
     hub_ref: list[Hub] = []
     devices = DeviceLink.open(config.serial, on_event=lambda event: hub_ref and hub_ref[0].device_event(event))
 
-    def emit(event: str, data: dict, to: str) -> None:
+    def emit(event: str, data: dict | str, to: str | list[str]) -> None:
+        if config.message_queue and isinstance(data, str):
+            # The Redis queue carries JSON: an already encoded view would arrive as a plain string.
+            data = json.loads(data)
         socketio.emit(event, data, to=to)
 
     hub = Hub(config, store, emit, devices)

@@ -132,3 +132,21 @@ def parse(model: type[Message], data: Any) -> Message:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "message"
         raise ValueError(f"{where}: {first.get('msg', 'invalid')}") from None
+
+
+class Encoded(str):
+    """An outbound message's JSON text, encoded once where it is made.
+
+    The referee encodes each room's view once: the same text is searched for
+    hidden strings (companion.referee) and sent as is (companion.sockets'
+    packet class splices it into the Socket.IO frame instead of encoding the
+    dict again).  A ``str`` subclass, so it survives the Redis message queue.
+    """
+
+    __slots__ = ()
+
+
+def encode(data: Any) -> Encoded:
+    """Compact UTF-8 JSON (not ASCII-escaped: a hidden card id is searched for as written)."""
+    return Encoded(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from companion.i18n import DEFAULT, current, in_language, localize, translate_verdict
 from companion.i18n import gettext as _
+from companion.messages import Encoded, encode
 from companion.tables import Result, Table
 from engines.core import JSON, Verdict
 
@@ -127,6 +128,21 @@ class Referee:
             ", ".join(leaked), "the public" if seat is None else f"seat {seat + 1}")
         return _redact(data, hidden)
 
+    def encoded(self, seat: int | None, head: JSON, body: JSON) -> Encoded:
+        """``{**head, **body}`` said in ``seat``'s language as JSON text, encoded once: searched for
+        ``seat``'s hidden strings and sent as is.
+
+        The fast path looks for a hidden string among the pieces of the whole
+        text (head included: the table's info may name a card only by chance);
+        only a hit walks ``body`` exactly, as :meth:`guarded` does.
+        """
+        text = encode(self.said({**head, **body}, seat))
+        hidden = self.table.state.hidden_from(seat)
+        if not hidden or (not _ESCAPED.search("".join(hidden)) and hidden.isdisjoint(text.split('"'))):
+            return text
+        safe = self.guarded(seat, body)
+        return text if safe is body else encode(self.said({**head, **safe}, seat))
+
     def publish(self, events: list[JSON] | None = None, applied_at: float | None = None) -> None:
         """Every seat its own view, the public room the table's view."""
         t = self.table
@@ -139,11 +155,10 @@ class Referee:
         # (each handover costs up to the interpreter's switch interval), delaying the last seat most.
         out = []
         for seat in t.seats:
-            mine = self.guarded(seat.index, {"events": events, "view": t.state.view(seat.index),
-                                             "moves": self.moves_of(seat.index)})
-            out.append((self.said({**base, "seat": seat.index, **mine}, seat.index), room_seat(t.id, seat.index)))
-        public = self.guarded(None, {"events": events, "view": t.state.view(None)})
-        out.append((self.said({**base, "seat": None, **public}, None), room_public(t.id)))
+            body = {"events": events, "view": t.state.view(seat.index), "moves": self.moves_of(seat.index)}
+            out.append((self.encoded(seat.index, {**base, "seat": seat.index}, body), room_seat(t.id, seat.index)))
+        body = {"events": events, "view": t.state.view(None)}
+        out.append((self.encoded(None, {**base, "seat": None}, body), room_public(t.id)))
         for payload, room in out:
             self.emit("view", payload, room)
 
