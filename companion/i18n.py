@@ -140,6 +140,8 @@ class Pattern:
     target: tuple[tuple[bool, str], ...]
     worded: bool
     """Does the English template have words of its own (not only placeholders and punctuation)?"""
+    longest: str
+    """Its longest literal part: a sentence without it cannot match (a quick test before the regex)."""
 
     @classmethod
     def of(cls, source: str, target: str) -> Pattern:
@@ -154,7 +156,7 @@ class Pattern:
                 regex.append(f"(?P<g{len(groups)}>.*?)")
                 groups.append(text)
         return cls(source, re.compile("".join(regex), re.DOTALL), tuple(groups), tuple(template_parts(target)),
-                   bool(_WORD.search("".join(literal))))
+                   bool(_WORD.search("".join(literal))), max(literal, key=len, default=""))
 
     @property
     def weight(self) -> int:
@@ -195,30 +197,55 @@ def translate(text: str, language: str | None = None) -> str:
     language = language or current()
     if language == DEFAULT or not text:
         return text
-    return _translate(text, language, 0)
+    return _reading(text, language, 0).text
+
+
+@dataclass(frozen=True)
+class _Reading:
+    text: str
+    english: int
+    """Latin letters left: English not translated (and card ids, which stay)."""
+    templates: int
+    """Templates used to read it: the simplest reading of a sentence is the likeliest."""
+
+    def better_than(self, other: _Reading) -> bool:
+        return (self.english, self.templates) < (other.english, other.templates)
 
 
 @lru_cache(maxsize=4096)
-def _translate(text: str, language: str, depth: int) -> str:
+def _reading(text: str, language: str, depth: int) -> _Reading:
     found = catalog(language).gettext(text)
+    if found == text:
+        found = engine_catalog(language).exact.get(text, text)
     if found != text:
-        return found
-    engine = engine_catalog(language)
-    if text in engine.exact:
-        return engine.exact[text]
+        return _Reading(found, _english(found), 0)
+    best = _Reading(text, _english(text), 0)
     if depth >= MAX_DEPTH:
-        return text
-    for pattern in engine.patterns:
-        match = pattern.regex.fullmatch(text)
-        if match is None:
+        return best
+    # Several templates may match ("{who} discard pile" matches "take 4S off seat 2's discard pile" as
+    # well as "take {card} off {label}" does): every reading is made, and the one that leaves the least
+    # English wins, then the one made of the fewest templates, then the most literal template.
+    for pattern in engine_catalog(language).patterns:
+        match = pattern.longest in text and pattern.regex.fullmatch(text)
+        if not match:
             continue
         values = {name: match.group(f"g{i}") for i, name in enumerate(pattern.groups)}
-        said = {name: _translate(value, language, depth + 1) if _WORD.search(value) else value
+        said = {name: _reading(value, language, depth + 1) if _WORD.search(value) else _Reading(value, 0, 0)
                 for name, value in values.items()}
-        if not pattern.worded and said == values:
+        if not pattern.worded and all(said[name].text == values[name] for name in values):
             continue  # only punctuation matched: nothing was translated, let a better reading try
-        return "".join(said.get(part, part) if is_field else part for is_field, part in pattern.target)
-    return text
+        words = "".join(said[part].text if is_field and part in said else part for is_field, part in pattern.target)
+        reading = _Reading(words, _english(words), 1 + sum(r.templates for r in said.values()))
+        if best.text == text or reading.better_than(best):
+            best = reading
+    return best
+
+
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def _english(text: str) -> int:
+    return len(_LATIN.findall(text))
 
 
 def translate_verdict(verdict: dict, language: str | None = None) -> dict:
