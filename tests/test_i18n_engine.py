@@ -77,7 +77,7 @@ def test_the_compiled_catalog_is_the_translated_one(catalog):
 def test_a_sentence_is_matched_with_its_specifics_and_its_parts_translated():
     ja = "ja"
     assert i18n.translate("Q♥ is not in your hand", ja) == "Q♥ は手札にありません"
-    assert i18n.translate("seat 2 may not act now", ja) == "席2は今は手を指せません"
+    assert i18n.translate("seat 2 may not act now", ja) == "席2は今は行動できません"
     # A placeholder that holds a phrase of its own is translated too (seat 2's Striker zone).
     assert i18n.translate("seat 1 laid 7H on seat 2's Striker zone, but it is seat 2's turn", ja) == (
         "席1が 7H を席2のストライカーゾーンに置きましたが、今は席2の手番です")
