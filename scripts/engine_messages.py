@@ -16,6 +16,10 @@ own gettext domain, ``engine`` (``companion/translations/engine.pot`` and
     python scripts/engine_messages.py compile   # engine.po -> engine.mo
     python scripts/engine_messages.py all       # the four in order
 
+Companion's own sentences go through ``_()`` and the ``messages`` catalog, but
+the rejections it builds with ``Verdict.reject`` (companion/tables.py) are
+English like the engines', so their strings are extracted here too.
+
 What is left out, because no player reads it: docstrings, identifiers (no
 space), ``str.join`` separators, and messages of exceptions other than
 Reject/IllegalMove outside ``engines/core.py`` (data-file and programming
@@ -37,6 +41,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "engines"
+COMPANION = ROOT / "companion"
 TRANSLATIONS = ROOT / "companion" / "translations"
 DOMAIN = "engine"
 POT = TRANSLATIONS / f"{DOMAIN}.pot"
@@ -121,7 +126,19 @@ def _skipped_call(node: ast.Call, path: str) -> bool:
     return name.endswith("Error") or name == "Exception"
 
 
-def templates_of(path: Path) -> Iterator[Template]:
+def _verdict_call(node: ast.AST) -> bool:
+    """``Verdict.reject(...)``, ``Reject(...)`` or ``IllegalMove(...)``: a rejection built outside the engines."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in PLAYER_EXCEPTIONS or (name == "reject" and ast.unparse(func).endswith("Verdict.reject"))
+
+
+def templates_of(path: Path, only_verdicts: bool = False) -> Iterator[Template]:
+    """The templates of one source file: every player-facing string of an engine file, or with
+    ``only_verdicts`` (companion's files) only those inside a rejection it builds itself (the rest
+    of companion's sentences go through ``_()`` and the ``messages`` catalog)."""
     rel = path.relative_to(ROOT).as_posix()
     if rel in SKIP_FILES:
         return
@@ -138,7 +155,9 @@ def templates_of(path: Path) -> Iterator[Template]:
                 docstrings.add(id(stmt.value))
 
     def visit(node: ast.AST, skipped: bool) -> Iterator[Template]:
-        if isinstance(node, ast.Call) and _skipped_call(node, rel):
+        if only_verdicts and skipped and _verdict_call(node):
+            skipped = False
+        elif isinstance(node, ast.Call) and _skipped_call(node, rel):
             skipped = True
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and _skipped_call(node.exc, rel):
             skipped = True
@@ -153,14 +172,17 @@ def templates_of(path: Path) -> Iterator[Template]:
         for child in ast.iter_child_nodes(node):
             yield from visit(child, skipped)
 
-    yield from visit(tree, False)
+    yield from visit(tree, only_verdicts)
 
 
 def extract(root: Path = ENGINES) -> dict[str, list[Template]]:
-    """Every template of the engines, with where it occurs."""
+    """Every template of the engines (and of the rejections companion builds), with where it occurs."""
     found: dict[str, list[Template]] = {}
-    for path in sorted(root.rglob("*.py")):
-        for t in templates_of(path):
+    sources = [(path, False) for path in sorted(root.rglob("*.py"))]
+    if root == ENGINES:
+        sources += [(path, True) for path in sorted(COMPANION.rglob("*.py"))]
+    for path, only_verdicts in sources:
+        for t in templates_of(path, only_verdicts):
             found.setdefault(t.text, []).append(t)
     return found
 
