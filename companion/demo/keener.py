@@ -126,6 +126,7 @@ class Players:
     done: set[str] = field(default_factory=set)
     """Scripted illegal moves already made."""
     state: Any = None
+    places: Places = field(default_factory=lambda: Places())
 
 
 def _orders(rng: random.Random) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -162,20 +163,22 @@ def art(card: str) -> dict:
 _LAYOUT = mat.layout(2, "standard")
 
 
-def _row(zone_id: str, items: list[list[str]]) -> list[Placed]:
-    """Cards packed along a zone as its seat sees it, left to right; each item a host and its Equipment."""
+def _spot(zone_id: str, slot: int, shift: float = 0.0) -> tuple[float, float, float]:
+    """Centre and angle of a zone's ``slot`` as its seat sees it, left to right (``shift``: Equipment)."""
     zone = _LAYOUT.zone(zone_id)
-    seat = zone.seat or 0
-    sign, start = (1.0, zone.x + 4) if seat == 0 else (-1.0, zone.x + zone.w - 4)
-    angle = 0.0 if seat == 0 else 180.0
-    y = zone.y + zone.h / 2
+    sign, start = (1.0, zone.x + 4) if (zone.seat or 0) == 0 else (-1.0, zone.x + zone.w - 4)
+    x = start + sign * (slot * (CARD_W + GAP) + CARD_W / 2 + shift)
+    return x, zone.y + zone.h / 2, 0.0 if (zone.seat or 0) == 0 else 180.0
+
+
+def _row(zone_id: str, items: list[list[str]], slots: list[int] | None = None) -> list[Placed]:
+    """Cards laid in a zone's slots; each item a host and its Equipment (shifted sideways on top of it)."""
     out: list[Placed] = []
-    pos = 0.0
-    for item in items:
+    for i, item in enumerate(items):
+        slot = slots[i] if slots is not None else i
         for k, card in enumerate(item):
-            x = start + sign * (pos + CARD_W / 2 + k * GEAR_SHIFT)
+            x, y, angle = _spot(zone_id, slot, k * GEAR_SHIFT)
             out.append(Placed(card, zone_id, k, x, y, angle))
-        pos += CARD_W + (len(item) - 1) * GEAR_SHIFT + GAP
     return out
 
 
@@ -183,8 +186,30 @@ def _attached(piece: Piece) -> list[str]:
     return [piece.id, *piece.gear, *(c for m in piece.merged for c in _attached(m))]
 
 
-def table_of(state: State) -> list[Placed]:
+class Places:
+    """Where each card lies in its zone.  A card keeps its slot while it is in play (also while it
+    fights in the middle), and a new card takes the lowest free slot: cards are not shuffled along a
+    row, so a card that leaves leaves bare table (vision's stability filter holds a card whose place
+    another card covers)."""
+
+    def __init__(self) -> None:
+        self.slots: dict[str, dict[str, int]] = {}
+
+    def __call__(self, zone_id: str, keys: list[str], keep: set[str]) -> list[int]:
+        taken = self.slots.setdefault(zone_id, {})
+        for key in [k for k in taken if k not in keep]:
+            del taken[key]
+        out = []
+        for key in keys:
+            if key not in taken:
+                taken[key] = min(set(range(len(taken) + 1)) - set(taken.values()))
+            out.append(taken[key])
+        return out
+
+
+def table_of(state: State, places: Places | None = None) -> list[Placed]:
     """The mat tidied to the engine's position (KN-T7)."""
+    places = places or Places()
     s: Snap = state.snapshot
     out: list[Placed] = []
     if s.phase in ("shuffle-1", "shuffle-2", "coin"):
@@ -198,10 +223,15 @@ def table_of(state: State) -> list[Placed]:
             out.append(Placed(DECK_BACK, z + "deck"))
         if side.discard:
             out.append(Placed(side.discard[-1], z + "discard"))
-        out += _row(z + "generators", [[g] for g in side.generators])
-        home = [_attached(f) for f in side.fighters if f.id not in fighting]
-        out += _row(z + "fighters", home + [[FACE_DOWN] for _ in side.face_down])
-        out += _row(z + "defenses", [_attached(d) for d in side.defenses])
+        gens = list(side.generators)
+        out += _row(z + "generators", [[g] for g in gens], places(z + "generators", gens, set(gens)))
+        front = [f.id for f in side.fighters] + [f.slot for f in side.face_down]
+        home = [f for f in side.fighters if f.id not in fighting]
+        keys = [f.id for f in home] + [f.slot for f in side.face_down]
+        items = [_attached(f) for f in home] + [[FACE_DOWN] for _ in side.face_down]
+        out += _row(z + "fighters", items, places(z + "fighters", keys, set(front)))
+        guards = [d.id for d in side.defenses]
+        out += _row(z + "defenses", [_attached(d) for d in side.defenses], places(z + "defenses", guards, set(guards)))
     attacker_side = s.sides[s.active]
     for k, a in enumerate(a for a in s.combat.attackers if any(f.id == a for f in attacker_side.fighters)):
         x = 75 + 44 + k * PAIR_STEP
@@ -211,34 +241,22 @@ def table_of(state: State) -> list[Placed]:
     return out
 
 
-def camera(state: State, move: Move, table: list[Placed]) -> list[Placed] | None:
-    """The mat after a player makes ``move`` by hand (None: a phone move)."""
-    if isinstance(move, Uncloak):
-        return _turned_up(state, move.seat, move.card)
-    if not isinstance(move, PlayGenerator | Deploy | Attack | Block | Cloak):
-        return None
-    after = state.copy()
-    after.apply(move)
-    return table_of(after)
+def _free_spot(zone: str, places: Places) -> tuple[float, float, float]:
+    used = set(places.slots.get(zone, {}).values())
+    return _spot(zone, min(set(range(len(used) + 1)) - used))
 
 
-def _turned_up(state: State, seat: int, card: str) -> list[Placed]:
-    """The tidy mat with the seat's face-down card turned face up where it lies."""
-    shown = f"{seat + 1}:{card_id(card)}#1"
+def _turned_up(state: State, seat: int, card: str, places: Places) -> list[Placed]:
+    """The tidy mat with the seat's face-down card turned face up and laid in the next free place of its
+    zone (a card turned over lands beside where it lay, so vision sees the back go)."""
     side = state.snapshot.sides[seat]
     copies = [c for c in side.unseen if card_id(c) == card_id(card)]
-    if copies:
-        shown = copies[0]
-    out = []
-    for p in table_of(state):
-        if p.card == FACE_DOWN and p.zone == f"s{seat}.fighters":
-            p = Placed(shown, p.zone, p.layer, p.x, p.y, p.angle)
-        out.append(p)
-    return out
-
-
-# ---------------------------------------------------------------------------
-# The players
+    shown = copies[0] if copies else f"{seat + 1}:{card_id(card)}#1"
+    zone = f"s{seat}.fighters"
+    out = table_of(state, places)
+    back = next(p for p in out if p.card == FACE_DOWN and p.zone == zone)
+    x, y, angle = _free_spot(zone, places)
+    return [p for p in out if p is not back] + [Placed(shown, zone, 0, x, y, angle)]
 
 
 class Game:
@@ -274,6 +292,20 @@ class Game:
         k = (state.snapshot.turn, seat, key)
         p.cursor[k] += 1
         return p.cursor[k] - 1
+
+    def table_of(self, state: State) -> list[Placed]:
+        return table_of(state, self._know(state).places)
+
+    def camera(self, state: State, move: Move, table: list[Placed]) -> list[Placed] | None:
+        """The mat after a player makes ``move`` by hand (None: a phone move)."""
+        places = self._know(state).places
+        if isinstance(move, Uncloak):
+            return _turned_up(state, move.seat, move.card, places)
+        if not isinstance(move, PlayGenerator | Deploy | Attack | Block | Cloak):
+            return None
+        after = state.copy()
+        after.apply(move)
+        return table_of(after, places)
 
     def choose(self, state: State, rng: random.Random) -> Move:
         s: Snap = state.snapshot
@@ -355,11 +387,13 @@ class Game:
 
         if s.turn == 1 and s.phase == "spending" and seat == 0 and not s.sides[0].defenses and once("KN-T2"):
             fence = next(c for c in self.hand(state, 0) if card_id(c) == "wooden-fence")
-            wrong = [*table, *_row("s0.fighters", [[fence]])]
+            x, y, angle = _free_spot("s0.fighters", p.places)
+            wrong = [*table, Placed(fence, "s0.fighters", 0, x, y, angle)]
             return Illegal(tuple(wrong), ("KN-T2",), "seat 1 lays its Wooden Fence on the Fighters zone")
         if s.turn == 5 and s.phase == "spending" and seat == 0 and not s.sides[0].fighters and once("KN-6.1"):
             golem = next(c for c in self.hand(state, 0) if card_id(c) == "stone-golem")
-            wrong = [*table, *_row("s0.fighters", [[golem]])]
+            x, y, angle = _free_spot("s0.fighters", p.places)
+            wrong = [*table, Placed(golem, "s0.fighters", 0, x, y, angle)]
             return Illegal(tuple(wrong), ("KN-6.1",), "seat 1 lays a Stone Golem (3 Stone) its bank cannot pay")
         if s.turn == 6 and s.phase == "declare" and s.combat.attackers and once("KN-4.2"):
             guard = next(f.id for f in s.sides[0].fighters if card_id(f.id) == "village-guard")
@@ -370,7 +404,7 @@ class Game:
             slot = s.sides[0].face_down[0].slot
             _, salt = p.seals[slot]
             lie = Uncloak(0, slot, "", "master-assassin", salt)
-            return SealedIllegal(tuple(_turned_up(state, 0, "master-assassin")), ("KN-8.2",),
+            return SealedIllegal(tuple(_turned_up(state, 0, "master-assassin", p.places)), ("KN-8.2",),
                                  "seat 1 turns up a Master Assassin where it sealed a Bear Trap",
                                  phone=(0, lie.to_json()))
         return None
@@ -381,5 +415,5 @@ def script(seats: int = 2, variant: str = "standard", seed: int = 7) -> KeenerSc
     if seats != 2:
         raise ValueError("Keener is for exactly 2 players")
     game = Game(seed)
-    return KeenerScript("keener", variant, 2, {"decks": list(DECKS)}, art, table_of, camera, game.choose,
-                        game.illegal, width=640, height=360, pile_shown=1, effects=True, max_tilt=10.0)
+    return KeenerScript("keener", variant, 2, {"decks": list(DECKS)}, art, game.table_of, game.camera, game.choose,
+                        game.illegal, width=640, height=360, pile_shown=1, effects=True, max_tilt=6.0)
