@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from engines.core import FACE_DOWN, ChanceMove, Sighting, TableSnapshot, ZoneChange
+from engines.core import FACE_DOWN, UNKNOWN, ChanceMove, Sighting, TableSnapshot, ZoneChange
 from engines.keener import GAME, Attack, Block, Cloak, Deploy, Pass, PlayGenerator, Uncloak, commit
 from engines.keener import mat as keener_mat
 from engines.keener.ids import card_id, card_of, owner
@@ -413,6 +413,22 @@ def test_hand_shuffled_decks_play_through_the_camera():
     assert result.moves == () and result.questions[0].seat == seat and result.questions[0].choices == ()
     state.apply(Cloak(seat, "", commit("master-assassin", "salt")))
     assert restored(state, down)
+
+
+def test_an_unreadable_card_does_not_hold_up_the_cards_read_with_it():
+    """A card the camera cannot read asks its zone's seat, and the card played in the same glance still counts."""
+    state = GAME.new(2, deal="physical")
+    seat = next(iter(state.to_act()))
+    table = render(state)
+    generator = next(c for c in state.snapshot.sides[seat].unseen if card_id(c) == "merchant")
+    x, y = spot(f"s{seat}.generators", 0)
+    new = TableSnapshot((*table.sightings, Sighting(UNKNOWN, f"s{1 - seat}.fighters", *spot(f"s{1 - seat}.fighters", 0)),
+                         Sighting(marker(generator), f"s{seat}.generators", x, y)))
+    changes = [ZoneChange("placed", UNKNOWN, f"s{1 - seat}.fighters"),
+               ZoneChange("placed", marker(generator), f"s{seat}.generators")]
+    result = interpret(state, changes, new)
+    assert result.mismatch is None and [q.seat for q in result.questions] == [1 - seat]
+    assert len(result.moves) == 1 and isinstance(result.moves[0], PlayGenerator)
 
 
 def test_the_registry_hands_out_this_adapter():

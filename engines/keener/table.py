@@ -317,6 +317,7 @@ def interpret(state: KeenerState, changes: Sequence[ZoneChange], table: TableSna
     for ch in changes:
         if ch.kind == "removed" or ch.zone is None or twin.outcome is not None:
             continue
+        unreadable = ch.card == UNKNOWN
         if ch.card == FACE_DOWN:
             result = _face_down(twin, ch, table)
         elif ch.card == UNKNOWN:
@@ -339,8 +340,8 @@ def interpret(state: KeenerState, changes: Sequence[ZoneChange], table: TableSna
         for move in result.moves:
             twin.apply(move)  # checked by the helper that built it
             moves.append(move)
-        if result.questions:
-            break  # what follows may depend on the answer
+        if result.questions and not unreadable:
+            break  # what follows may depend on the answer (an unreadable card's question does not hold it up)
     return AdapterResult(tuple(moves), None, tuple(questions))
 
 
