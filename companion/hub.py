@@ -46,6 +46,8 @@ class Hub:
         self.referees: dict[str, Referee] = {}
         self.sessions: dict[str, Session] = {}
         self.lock = threading.RLock()
+        self.relay: Any = None
+        """companion.relay.Relay with a Redis message queue: tables hosted by other processes."""
 
     # ---- games ------------------------------------------------------------
     def game(self, game_id: str) -> Game:
@@ -65,6 +67,8 @@ class Hub:
             referee = Referee(table, self, self.devices, on_over=self.record_match)
             referee.on_reopen = self.reopen_match
             self.referees[table.id] = referee
+        if self.relay is not None:
+            self.relay.host(table.id)
         return table
 
     def create(self, spec: TableSpec, table_id: str | None = None) -> Table:
@@ -183,5 +187,7 @@ class Hub:
                 referee.call(referee.button, payload["data"])  # a game's button (ダブルエッジ): companion.buttons
 
     def stop(self) -> None:
+        if self.relay is not None:
+            self.relay.close()
         for referee in list(self.referees.values()):
             referee.stop()

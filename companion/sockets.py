@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import logging
 from collections.abc import Callable
+from concurrent.futures import TimeoutError as FutureTimeout
 from functools import wraps
 from typing import Any
 
@@ -21,13 +22,16 @@ from socketio import packet as sio_packet
 
 from companion import messages as m
 from companion.hub import Hub, Session
+from companion.i18n import DEFAULT, set_language
 from companion.i18n import gettext as _
-from companion.i18n import set_language
 from companion.ratelimit import RateLimiter
 from companion.referee import room_display, room_host, room_public, room_seat
+from companion.relay import NoHost
 
 log = logging.getLogger(__name__)
 COOKIE_PREFIX = "tc_seat_"
+FORWARDED = ("join", "watch", "play", "answer", "amend", "challenge", "record")
+"""Messages a socket may send about a table another process hosts (companion.relay)."""
 
 
 class Refused(Exception):
@@ -84,7 +88,10 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
                     if len(args) != 1:
                         raise Refused("invalid", _("Send exactly one object with this message."))
                     data = m.parse(schema, args[0]) if schema else args[0]
-                    answer = fn(session, data)
+                    if event in FORWARDED and hub.relay is not None and hub.table(data.table) is None:
+                        answer = forward(session, event, data)  # another process hosts it (companion.relay)
+                    else:
+                        answer = fn(session, data)
                 except Refused as exc:
                     return _error(socketio, sid, event, exc.code, exc.message)
                 except ValueError as exc:
@@ -118,12 +125,133 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
         if session.table is None:
             return
         table = hub.table(session.table)
-        if session.role == "seat" and table is not None and session.seat is not None:
-            table.seat(session.seat).sids.discard(session.sid)
+        if session.role == "seat" and session.seat is not None:
+            if table is not None:
+                table.seat(session.seat).sids.discard(session.sid)
+            elif hub.relay is not None:
+                hub.relay.tell(session.table, "leave", sock=hub.relay.key(session.sid))
             leave_room(room_seat(session.table, session.seat))
         for room in (room_public(session.table), room_display(session.table)):
             leave_room(room)
         session.table, session.seat, session.role = None, None, "none"
+
+    # ---- tables hosted by another process on the same Redis (companion.relay) ----------
+    def forward(session: Session, event: str, msg: Any) -> dict:
+        """This process's side of a socket whose table another process hosts: ask that process."""
+        relay = hub.relay
+        assert relay is not None
+        sock = relay.key(session.sid)
+        try:
+            if event == "join":
+                token = msg.token or request.cookies.get(cookie_name(msg.table))
+                if msg.code and not limiter.allow_guess(request.remote_addr or session.sid):
+                    raise Refused("rate-limited", _("Too many codes tried; wait a minute."))
+                answer = relay.request(msg.table, "join", sock=sock, token=None if msg.code else token,
+                                       code=msg.code, name=msg.name, lang=msg.lang or session.language)
+                if not answer.get("ok"):
+                    raise Refused(answer.get("code", "refused"), answer.get("message", ""))
+                leave(session)
+                if msg.lang:
+                    session.language = msg.lang
+                session.table, session.seat, session.role = msg.table, answer["seat"], "seat"
+                join_room(room_seat(msg.table, answer["seat"]))  # before the view: no emit falls between
+                view = relay.request(msg.table, "view", sock=sock, lang=session.language)
+                return {"ok": True, "role": "seat", "seat": answer["seat"], "token": answer["token"], **view}
+            if event == "watch":
+                leave(session)
+                if msg.lang:
+                    session.language = msg.lang
+                session.table, session.role = msg.table, "remote"
+                join_room(room_public(msg.table))
+                view = relay.request(msg.table, "view", sock=None, lang=session.language)
+                return {"ok": True, "role": "remote", **view}
+            if session.table != msg.table or session.role not in ("seat", "remote") or (
+                    event != "record" and session.role != "seat"):
+                raise Refused("unauthorised", _("Join a seat at this table first."))
+            args: dict[str, Any] = {
+                "play": lambda: {"move": dict(msg.move)}, "amend": lambda: {"move": dict(msg.move)},
+                "answer": lambda: {"choice": msg.choice}, "challenge": lambda: {"reason": msg.reason},
+                "record": lambda: {"seq": msg.seq}}[event]()
+            if event == "play" and args["move"].get("type") == "chance":
+                raise Refused("unauthorised", _("Dice, coins and shuffles come from the referee, not from a phone."))
+            answer = relay.request(msg.table, event, sock=sock if session.role == "seat" else None,
+                                   lang=session.language, **args)
+        except NoHost:
+            raise Refused("unknown-table", _("There is no table {table} here.", table=msg.table)) from None
+        except FutureTimeout:
+            raise TimeoutError from None
+        if not answer.get("ok") and "code" in answer:
+            raise Refused(answer["code"], answer.get("message", ""))
+        if not answer.get("ok") and event in ("play", "answer", "amend"):
+            socketio.emit("rejected", {"table": msg.table, **answer}, to=session.sid)
+        return answer
+
+    def serve(table_id: str, op: str, args: dict) -> dict:
+        """The hosting process's side: a request forwarded by another process (runs on a relay thread)."""
+        set_language(str(args.get("lang") or DEFAULT))
+        table = hub.table(table_id)
+        if table is None:
+            return _refused("unknown-table", _("There is no table {table} here.", table=table_id))
+        referee = hub.referee(table.id)
+        sock = args.get("sock")
+        seat = next((s for s in table.seats if sock is not None and sock in s.sids), None)
+        try:
+            if op == "join":
+                found = table.seat_for_code(args["code"]) if args.get("code") else (
+                    table.seat_for_token(args["token"]) if args.get("token") else None)
+                if found is None or not isinstance(sock, str):
+                    return _refused("refused", _("This seat link is not valid (it may have been reissued); "
+                                                 "scan the seat's QR code again."))
+                for other in table.seats:
+                    other.sids.discard(sock)
+                found.sids.add(sock)
+                if args.get("name"):
+                    found.name = str(args["name"])
+                    hub.store.set_seat_name(table.id, found.index, found.name, found.player_id, found.character_id)
+                referee.call(referee.announce, "seats", {"info": table.info()})
+                return {"ok": True, "seat": found.index, "token": found.token}
+            if op == "leave":
+                if seat is not None:
+                    seat.sids.discard(sock)
+                    referee.call(referee.announce, "seats", {"info": table.info()})
+                return {"ok": True}
+            if op == "view":
+                return referee.run(referee.send_view, str(sock), seat.index if seat is not None else None)
+            if op == "record":
+                return referee.run(referee.record_at, int(args["seq"]), seat.index if seat is not None else None)
+            if seat is None:  # never seated here, or kicked since
+                return _refused("unauthorised", _("Join a seat at this table first."))
+            if op in ("play", "amend"):
+                move = dict(args["move"])
+                if "seat" in move and move["seat"] != seat.index:
+                    return _refused("unauthorised", _("You may only move for your own seat."))
+                move["seat"] = seat.index
+                if op == "play":
+                    return referee.run(referee.play, seat.index, "phone", move)
+                return referee.run(referee.amend, seat.index, move)
+            if op == "answer":
+                return referee.run(referee.answer, seat.index, str(args["choice"]))
+            if op == "challenge":
+                return referee.run(referee.challenge, seat.index, str(args["reason"]))
+        except TimeoutError:
+            return _refused("busy", _("The table did not answer in time; try again."))
+        return _refused("invalid", _("Unknown request."))
+
+    def drop(sid: str) -> None:
+        """The hosting process kicked this process's socket ``sid`` from its seat."""
+        session = hub.sessions.get(sid)
+        if session is None or session.role != "seat" or session.table is None or session.seat is None:
+            return
+        table_id, seat_index = session.table, session.seat
+        socketio.server.leave_room(sid, room_seat(table_id, seat_index), namespace="/")
+        session.table, session.seat, session.role = None, None, "none"
+        socketio.emit("kicked", {"table": table_id, "seat": seat_index}, to=sid)
+        socketio.server.disconnect(sid, namespace="/")
+
+    if hub.config.message_queue and hub.config.message_queue.startswith(("redis://", "rediss://", "unix://")):
+        from companion.relay import Relay
+
+        hub.relay = Relay(hub.config.message_queue, serve, drop)
 
     @socketio.on("connect")
     def on_connect(auth: Any = None) -> bool:
@@ -141,6 +269,8 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
                 table.seat(session.seat).sids.discard(sid)
                 referee = hub.referee(table.id)
                 referee.call(referee.announce, "seats", {"info": table.info()})
+            elif table is None and hub.relay is not None:
+                hub.relay.tell(session.table, "leave", sock=hub.relay.key(sid))
 
     @handler("join", m.Join)
     def on_join(session: Session, msg: m.Join) -> dict:
@@ -175,12 +305,6 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
     def on_watch(session: Session, msg: m.Watch) -> dict:
         table = hub.table(msg.table)
         if table is None:
-            if hub.config.message_queue:
-                # Another process on the same message queue may host it: follow its public room.
-                leave(session)
-                session.table, session.role = msg.table, "remote"
-                join_room(room_public(msg.table))
-                return {"ok": True, "role": "remote", "table": msg.table}
             raise Refused("unknown-table", _("There is no table {table} here.", table=msg.table))
         leave(session)
         if msg.lang:
@@ -319,6 +443,9 @@ def _reissue(hub: Hub, socketio: SocketIO, table, seat_index: int, kick: bool) -
     if kick:
         for sid in list(seat.sids):
             seat.sids.discard(sid)
+            if ":" in sid and hub.relay is not None:  # a socket of another process (companion.relay)
+                hub.relay.drop(sid)
+                continue
             session = hub.sessions.get(sid)
             if session is not None:
                 session.table, session.seat, session.role = None, None, "none"
@@ -326,6 +453,10 @@ def _reissue(hub: Hub, socketio: SocketIO, table, seat_index: int, kick: bool) -
             socketio.server.disconnect(sid, namespace="/")
     socketio.emit("seat_links", {"table": table.id}, to=room_display(table.id))
     return {"ok": True, "seat": seat_index, "seq": table.seq}
+
+
+def _refused(code: str, message: str) -> dict:
+    return {"ok": False, "code": code, "message": message}
 
 
 def _error(socketio: SocketIO, sid: str | None, event: str, code: str, message: str) -> dict:
