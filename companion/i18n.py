@@ -127,6 +127,7 @@ def placeholders(template: str) -> set[str]:
 
 
 _WORD = re.compile(r"[A-Za-z]{2,}")
+NUMBER = r"-?\d+"
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,8 @@ class Pattern:
             elif text in groups:
                 regex.append(f"(?P=g{groups.index(text)})")
             else:
-                regex.append(f"(?P<g{len(groups)}>.*?)")
+                # "{n:d}" (a hand-written template's number) catches digits only, anything else catches text.
+                regex.append(f"(?P<g{len(groups)}>{NUMBER if text.endswith(':d}') else '.*?'})")
                 groups.append(text)
         return cls(source, re.compile("".join(regex), re.DOTALL), tuple(groups), tuple(template_parts(target)),
                    bool(_WORD.search("".join(literal))), max(literal, key=len, default=""))
