@@ -55,7 +55,7 @@ def test_each_phone_reads_the_engines_sentences_in_its_own_language(tmp_path):
             said_ja = ja.call("play", {"table": table.id, "move": wrong})
             said_en = en.call("play", {"table": table.id, "move": wrong})
             assert said_ja["verdict"] == {"ok": False, "rule": "DE-3.1",
-                                          "message": "end-turn は今はできません：先にベースを作ってください",
+                                          "message": "「手番を終える」 は今はできません：先にベースを作ってください",
                                           "fix": "手札から3枚をベースとして封印してください"}
             assert said_en["verdict"]["message"] == "end-turn is not allowed now: build your Base first"
             # The camera's illegal-move banner goes to everyone at once, each in its own language.
