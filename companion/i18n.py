@@ -283,6 +283,9 @@ def localize(data: dict, language: str | None = None) -> dict:
         out["verdict"] = translate_verdict(out["verdict"], language)
     if isinstance(out.get("events"), list):
         out["events"] = [_said(e, language) if isinstance(e, dict) else e for e in out["events"]]
+    if isinstance(out.get("choices"), list):
+        # The choices go back to the adapter as they are; ``labels`` says each in the reader's language.
+        out["labels"] = [translate(c, language) if isinstance(c, str) else c for c in out["choices"]]
     return out
 
 

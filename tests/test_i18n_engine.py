@@ -114,6 +114,9 @@ def test_a_verdict_and_a_message_are_said_in_the_readers_language():
     assert said["verdict"]["message"] == "4H は手札にありません"
     assert said["prompt"] == "どの対応カードをセットしましたか？"
     assert said["choices"] == ["set:0A-01"]  # answers go back to the adapter as they are
+    assert said["labels"] == ["set:0A-01"]  # and are shown in the reader's language where they have words
+    assert i18n.localize({"choices": ["strike", "declare:play-action:0A-01"]}, "ja")["labels"] == [
+        "ストライク", "ダブルエッジを宣言する"]
     assert said["events"][0]["label"] == "48枚のカードをシャッフルします（DE-2.2）"
     assert said["view"]["chance"]["label"] == "コイントス：第1ラウンドの先攻を決めます（DE-R1）"
     assert said["view"]["hand"] == ["4H"]
