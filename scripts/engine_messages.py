@@ -29,6 +29,7 @@ errors; core's ValueErrors become CORE-1 rejections, so they stay in).
 from __future__ import annotations
 
 import ast
+import io
 import re
 import sys
 from collections.abc import Iterator
@@ -208,9 +209,14 @@ def read(path: Path, locale: str | None = None) -> Catalog:
 
 
 def write(path: Path, catalog: Catalog) -> None:
+    """Write ``catalog`` unless the file already says the same (only its dates would change)."""
+    out = io.BytesIO()
+    write_po(out, catalog, width=120, sort_output=False, ignore_obsolete=False)
+    dated = re.compile(rb'^"(POT-Creation|PO-Revision)-Date: .*$', re.MULTILINE)
+    if path.exists() and dated.sub(b"", path.read_bytes()) == dated.sub(b"", out.getvalue()):
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:
-        write_po(fh, catalog, width=120, sort_output=False, ignore_obsolete=False)
+    path.write_bytes(out.getvalue())
 
 
 MANUAL = "manual"
