@@ -178,7 +178,7 @@ def _row(zone_id: str, items: list[list[str]], slots: list[int] | None = None) -
         slot = slots[i] if slots is not None else i
         for k, card in enumerate(item):
             x, y, angle = _spot(zone_id, slot, k * GEAR_SHIFT)
-            out.append(Placed(card, zone_id, k, x, y, angle))
+            out.append(Placed(card, zone_id, k, x=x, y=y, angle=angle))
     return out
 
 
@@ -235,9 +235,10 @@ def table_of(state: State, places: Places | None = None) -> list[Placed]:
     attacker_side = s.sides[s.active]
     for k, a in enumerate(a for a in s.combat.attackers if any(f.id == a for f in attacker_side.fighters)):
         x = 75 + 44 + k * PAIR_STEP
-        out.append(Placed(a, "attack", 0, x, MIDDLE_Y, 90.0 if s.active == 0 else 270.0))
+        out.append(Placed(a, "attack", 0, x=x, y=MIDDLE_Y, angle=90.0 if s.active == 0 else 270.0))
         for j, b in enumerate(b for b, t in s.combat.blocks if t == a):
-            out.append(Placed(b, "attack", 0, x + 92 * (j + 1), MIDDLE_Y, 270.0 if s.active == 0 else 90.0))
+            out.append(Placed(b, "attack", 0, x=x + 92 * (j + 1), y=MIDDLE_Y,
+                              angle=270.0 if s.active == 0 else 90.0))
     return out
 
 
@@ -256,7 +257,7 @@ def _turned_up(state: State, seat: int, card: str, places: Places) -> list[Place
     out = table_of(state, places)
     back = next(p for p in out if p.card == FACE_DOWN and p.zone == zone)
     x, y, angle = _free_spot(zone, places)
-    return [p for p in out if p is not back] + [Placed(shown, zone, 0, x, y, angle)]
+    return [p for p in out if p is not back] + [Placed(shown, zone, 0, x=x, y=y, angle=angle)]
 
 
 class Game:
@@ -388,16 +389,17 @@ class Game:
         if s.turn == 1 and s.phase == "spending" and seat == 0 and not s.sides[0].defenses and once("KN-T2"):
             fence = next(c for c in self.hand(state, 0) if card_id(c) == "wooden-fence")
             x, y, angle = _free_spot("s0.fighters", p.places)
-            wrong = [*table, Placed(fence, "s0.fighters", 0, x, y, angle)]
+            wrong = [*table, Placed(fence, "s0.fighters", 0, x=x, y=y, angle=angle)]
             return Illegal(tuple(wrong), ("KN-T2",), "seat 1 lays its Wooden Fence on the Fighters zone")
         if s.turn == 5 and s.phase == "spending" and seat == 0 and not s.sides[0].fighters and once("KN-6.1"):
             golem = next(c for c in self.hand(state, 0) if card_id(c) == "stone-golem")
             x, y, angle = _free_spot("s0.fighters", p.places)
-            wrong = [*table, Placed(golem, "s0.fighters", 0, x, y, angle)]
+            wrong = [*table, Placed(golem, "s0.fighters", 0, x=x, y=y, angle=angle)]
             return Illegal(tuple(wrong), ("KN-6.1",), "seat 1 lays a Stone Golem (3 Stone) its bank cannot pay")
         if s.turn == 6 and s.phase == "declare" and s.combat.attackers and once("KN-4.2"):
             guard = next(f.id for f in s.sides[0].fighters if card_id(f.id) == "village-guard")
-            wrong = [x for x in table if x.card != guard] + [Placed(guard, "attack", 0, 75 + 44 + 92, MIDDLE_Y, 270.0)]
+            wrong = [x for x in table if x.card != guard] + [Placed(guard, "attack", 0, x=75 + 44 + 92, y=MIDDLE_Y,
+                                                                           angle=270.0)]
             return Illegal(tuple(wrong), ("KN-4.2",), "seat 1 moves its Village Guard into the middle before "
                                                       "seat 2 has declared its attackers")
         if s.turn == 6 and s.phase == "block" and s.sides[0].face_down and once("KN-8.2"):
