@@ -266,8 +266,9 @@ question's prompt, a verdict); every other string of a message is data (card ids
 
 def localize(data: dict, language: str | None = None) -> dict:
     """A message for one reader (a seat's room, the public room) with the engine's sentences in the
-    reader's language: the verdict, a question's prompt, the view's chance label and outcome reason, and
-    the label or reason of each event.  Copies what it changes; ``data`` itself is left as it was."""
+    reader's language: the verdict, a question's prompt (and ``labels`` for its choices), the view's
+    chance label and outcome reason, the label or reason of each event, and ``differences`` (what to
+    put back where).  Copies what it changes; ``data`` itself is left as it was."""
     language = language or current()
     if language == DEFAULT:
         return data
@@ -283,6 +284,8 @@ def localize(data: dict, language: str | None = None) -> dict:
         out["verdict"] = translate_verdict(out["verdict"], language)
     if isinstance(out.get("events"), list):
         out["events"] = [_said(e, language) if isinstance(e, dict) else e for e in out["events"]]
+    if isinstance(out.get("differences"), list):  # what to move until the table matches (TableAdapter.differences)
+        out["differences"] = [translate(d, language) if isinstance(d, str) else d for d in out["differences"]]
     if isinstance(out.get("choices"), list):
         # The choices go back to the adapter as they are; ``labels`` says each in the reader's language.
         out["labels"] = [translate(c, language) if isinstance(c, str) else c for c in out["choices"]]
