@@ -74,6 +74,16 @@ def test_the_compiled_catalog_is_the_translated_one(catalog):
         "engine.mo is older than engine.po: run `python scripts/engine_messages.py compile`")
 
 
+def test_a_template_is_read_like_an_f_string():
+    parts = i18n.template_parts("take {card} back{f', then {v.fix}' if v.fix else ''} {{literally}}")
+    assert parts == [(False, "take "), (True, "{card}"), (False, " back"),
+                     (True, "{f', then {v.fix}' if v.fix else ''}"), (False, " {literally}")]
+    pattern = i18n.Pattern.of("{n:d} Gold", "ゴールド{n:d}")
+    assert pattern.regex.fullmatch("2 Gold") and not pattern.regex.fullmatch("1 Gold, 2 Gold")
+    twice = i18n.Pattern.of("{a} and {a}", "{a}と{a}")
+    assert twice.regex.fullmatch("x and x") and not twice.regex.fullmatch("x and y")
+
+
 def test_a_sentence_is_matched_with_its_specifics_and_its_parts_translated():
     ja = "ja"
     assert i18n.translate("Q♥ is not in your hand", ja) == "Q♥ は手札にありません"
