@@ -355,18 +355,21 @@ class CameraView:
     calibration: dict
 
 
-def light_of(gray: Any) -> dict:
+def light_of(gray: Any, cards: Any = None) -> dict:
     """Is the light good enough to read cards: mean brightness, contrast (standard deviation) and the share
     of glare (blown-out pixels) of the mat, with a verdict: ``ok``, ``dark`` (even the white of the cards
     and markers is grey), ``bright`` (washed out), ``glare`` or ``flat`` (no contrast).
 
     The limits are generous (the demo's rendered dark mat with its lamp gradient reads ``ok``); they
-    flag a mat that is plainly too dark, washed out or mirrored, not a fine grading."""
+    flag a mat that is plainly too dark, washed out or mirrored, not a fine grading.  ``cards``: a mask
+    of the cards (True where a card lies): glare is counted on the bare mat only, as a white card face
+    is as bright as a lamp's reflection."""
     import numpy as np
 
     values = np.asarray(gray, dtype=np.uint8)
     mean, contrast = float(values.mean()), float(values.std())
-    glare = float((values >= 250).mean())
+    bare = values if cards is None or not (~cards).any() else values[~np.asarray(cards, dtype=bool)]
+    glare = float((bare >= 250).mean())
     whites = float(np.percentile(values, 98))  # the cards' and markers' white (a dark felt mat is no fault)
     if whites < 90:
         verdict = "dark"
@@ -410,7 +413,7 @@ def camera_view(shown: Shown, layout: MatLayout | None, game_id: str | None, det
                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         ok, data = cv2.imencode(".jpg", mat, [cv2.IMWRITE_JPEG_QUALITY, 75])
         jpeg = data.tobytes() if ok else None
-        light = light_of(cv2.cvtColor(mat, cv2.COLOR_BGR2GRAY) if mat.ndim == 3 else mat)
+        covered = np.zeros(mat.shape[:2], np.uint8)
         sightings = list(getattr(result, "sightings", ()))
         for vs, seen in zip(sightings, to_core(sightings, layout, game_id).sightings, strict=True):
             if vs.outline_mm is None:
@@ -418,6 +421,8 @@ def camera_view(shown: Shown, layout: MatLayout | None, game_id: str | None, det
             cards.append({"card": seen.card, "back": seen.back, "zone": seen.zone,
                           "confidence": round(seen.confidence, 2),
                           "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in vs.outline_mm]})
+            cv2.fillConvexPoly(covered, np.round(np.float32(vs.outline_mm) * k).astype(np.int32), 1)
+        light = light_of(cv2.cvtColor(mat, cv2.COLOR_BGR2GRAY) if mat.ndim == 3 else mat, covered.astype(bool))
     else:
         light = light_of(small)  # no mat: the light of the whole frame, still worth knowing
     calibration = {"mat_seen": to_mat is not None, "markers": [CORNERS[i] for i in found],
