@@ -94,6 +94,8 @@ def expected(state: DoubleEdgeState) -> dict[str, ZoneExpectation]:
         z = f"s{seat}."
         if s.bases[seat]:
             base = ZoneExpectation(z + "base", _label(z + "base"), face_up=tuple(s.bases[seat]), ordered=True)
+        elif s.sealed_bases[seat] and _checked(s, seat, "base"):
+            base = ZoneExpectation(z + "base", _label(z + "base"), face_up=tuple(s.sealed_bases[seat]), ordered=True)
         elif s.sealed_bases[seat]:
             shown = tuple(s.sealed_bases[seat]) if (seat, "base") in pending else ()
             base = ZoneExpectation(z + "base", _label(z + "base"), face_down=(0 if shown else 1, 3), may_show=shown)
@@ -118,7 +120,7 @@ def expected(state: DoubleEdgeState) -> dict[str, ZoneExpectation]:
         card = s.indicators[seat]
         if card is None:
             ind = ZoneExpectation(z + "indicator", _label(z + "indicator"))
-        elif s.indicators_up and (seat, "indicator") not in pending:
+        elif (s.indicators_up and (seat, "indicator") not in pending) or _checked(s, seat, "indicator"):
             ind = ZoneExpectation(z + "indicator", _label(z + "indicator"), face_up=(card,))
         else:
             shown = (card,) if (seat, "indicator") in pending else ()
@@ -129,6 +131,11 @@ def expected(state: DoubleEdgeState) -> dict[str, ZoneExpectation]:
         for e in (base, striker, sup, ind, dis):
             out[e.zone] = e
     return out
+
+
+def _checked(s, seat: int, what: str) -> bool:
+    """Physical deal: ``seat``'s sealed ``what`` was turned over and checked; the other seat's still waits."""
+    return s.phase == "reveal" and (seat, what) not in s.pending and any(w == what for _, w in s.pending)
 
 
 def differences(state: DoubleEdgeState, table: TableSnapshot) -> tuple[str, ...]:
@@ -347,16 +354,44 @@ def _reveals(state: DoubleEdgeState, table: TableSnapshot) -> AdapterResult:
     for seat, what in s.pending:
         zone = f"s{seat}.{what}"
         ups = [x for x in _up(table, zone) if x.card not in s.bases[seat] and x.card != s.strikers[seat]]
+        unread = sum(1 for x in table.in_zone(zone) if x.card == UNKNOWN)
+        if _down(table, zone) or not (ups or unread):
+            continue  # not turned over yet (or out of sight)
         if what == "base":
-            if len(ups) < 3 or _down(table, zone):
+            sealed = tuple(s.sealed_bases[seat])
+            strange = [x.card for x in ups if x.card not in sealed]
+            if strange and len(ups) >= 3:
+                pass  # all three read: the engine's own check names the difference (DE-15.4)
+            elif strange:
+                return _mismatch("DE-15.4", f"the camera saw {', '.join(strange)} in {_label(zone)}, which is not "
+                                 "a card sealed on the phone", "turn over exactly the sealed cards, or call the referee")
+            elif len(ups) < 3 or unread:
+                questions.append(_ask_base(seat, ups, sealed))
                 continue
             order, ask = _order(seat, ups[:3], "Base", need_pattern=True)
             questions += ask
             if order is not None:
                 moves.append(m.Reveal(seat, "base", order))
-        elif len(ups) == 1 and not _down(table, zone):
+        elif len(ups) == 1 and not unread and ups[0].confidence >= CONFIDENT:
             moves.append(m.Reveal(seat, what, (ups[0].card,)))
+        else:
+            sealed_card = (s.indicators if what == "indicator" else s.supports)[seat]
+            words = "indicator" if what == "indicator" else "Support"
+            seen = f" (it looks like {ups[0].card})" if len(ups) == 1 else ""
+            choices = tuple(dict.fromkeys([*(x.card for x in ups), sealed_card, *card_choices(state, seat)]))
+            questions.append(Question(seat, f"The camera cannot read your {words} for sure{seen}: which card is it?",
+                                      choices))
     return _try(state, moves, questions)
+
+
+def _ask_base(seat: int, ups: list[Sighting], sealed: tuple[str, ...]) -> Question:
+    """Part of a Base turned over is unreadable: the owner says its order, among the sealed cards' patterns
+    that agree with what was read (read cards in their layer order, when the layers tell it)."""
+    read = [x.card for x in ups] if len({x.layer for x in ups}) == len(ups) else []
+    orders = [o for o in permutations(sealed) if valid_base(o)
+              and [c for c in o if c in read] == read]
+    prompt = "The camera cannot read every card of your Base: which is it, top card first?"
+    return Question(seat, prompt, tuple("-".join(o) for o in orders) or ("-".join(sealed),))
 
 
 def _turn(state: DoubleEdgeState, table: TableSnapshot, questions: list[Question]) -> AdapterResult:
@@ -369,6 +404,11 @@ def _turn(state: DoubleEdgeState, table: TableSnapshot, questions: list[Question
     new_on_pile = {p: [x for x in _up(table, f"s{p}.discard") if x.card not in known_piles[p]
                        and x.card not in _on_table_elsewhere(s, p)] for p in (0, 1)}
     striker_new = [x for x in _up(table, f"s{seat}.striker") if _in_hand(state, seat, x.card)]
+    if (not striker_new and s.strikers[seat] is None and s.stage != 3
+            and any(x.card == UNKNOWN for x in table.in_zone(f"s{seat}.striker"))):
+        questions.append(Question(seat, "The camera cannot read the card you laid as your Striker: which is it?",
+                                  tuple(c for c in card_choices(state, seat) if owner_of_ace(c) is None)))
+        return AdapterResult(questions=tuple(questions))
     for x in striker_new:
         if x.confidence < CONFIDENT:
             questions.append(Question(seat, f"Is the card you laid as your Striker {x.card}?",
@@ -490,6 +530,41 @@ def card_choices(state: DoubleEdgeState, seat: int) -> tuple[str, ...]:
     return (*ACES[seat], *sorted(s.hands[seat], key=lambda c: (c[-1], value(c))))
 
 
+def answer(state: DoubleEdgeState, seat: int, choice: str) -> Move | None:
+    """The move a seat's answer to one of this adapter's questions stands for (None: not an answer now).
+
+    Choices are card ids (``7H``) or stacks top first (``2C-JC-2S``); what they
+    mean follows from the phase: a Base, indicator or Support being revealed, a
+    Striker or a Gambit laid, a Support sealed, a card discarded under the Support.
+    """
+    s = state.snapshot
+    if state.outcome is not None or not isinstance(choice, str) or seat not in state.to_act():
+        return None
+    cards = tuple(choice.split("-"))
+    if not all(is_card(c) for c in cards):
+        return None
+    if s.phase == "reveal":
+        what = next((w for p, w in s.pending if p == seat), None)
+        return m.Reveal(seat, what, cards) if what else None
+    if s.phase == "build" and len(cards) == 3:
+        return m.BuildBase(seat, cards)
+    if s.phase == "indicate" and len(cards) == 1:
+        return m.Indicate(seat, cards[0])
+    if s.phase != "turn":
+        return None
+    if len(cards) >= 3 and state.gambits:
+        return m.PlayGambit(seat, cards)
+    if len(cards) != 1:
+        return None
+    if s.strikers[seat] is None:
+        return m.PlayStriker(seat, cards[0])
+    if s.supports[seat] is None:
+        return m.PlaySupport(seat, cards[0])
+    if not s.middles[seat]:
+        return m.DiscardSupport(seat, cards[0], None if s.support_up[seat] else s.supports[seat])
+    return None
+
+
 ADAPTER = FunctionAdapter(
     DoubleEdgeState,
     layout=mat.layout,
@@ -497,5 +572,6 @@ ADAPTER = FunctionAdapter(
     expected=expected,
     differences=differences,
     manual_moves=manual_moves,
+    answer=answer,
 )
 """The adapter the registry hands companion (``engines.registry.adapter("double-edge")``)."""
