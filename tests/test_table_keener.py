@@ -431,6 +431,26 @@ def test_an_unreadable_card_does_not_hold_up_the_cards_read_with_it():
     assert len(result.moves) == 1 and isinstance(result.moves[0], PlayGenerator)
 
 
+def test_a_cloak_card_showing_up_by_a_back_the_camera_still_sees_is_that_card_turned_up():
+    """Outside its Spending phase a seat cannot play a Bear Trap or Master Assassin face up, so one that
+    appears in a front row holding a face-down card is that card turned up (KN-T4), checked against it."""
+    from engines.keener.scenario import position
+
+    state = position(phase="block", active=1, fighters=((), ("fighting-monk",)), face_down=(("bear-trap",), ()),
+                     hands=(("master-assassin",), ()), banks=((0, 0, 1, 0), (0, 0, 0, 0)),
+                     attackers=("2:fighting-monk#1",))
+    table = render(state)
+    zone = "s0.fighters"
+    for card, rule in (("1:bear-trap#1", None), ("1:master-assassin#1", "KN-8.2")):
+        new = TableSnapshot((*table.sightings, Sighting(marker(card), zone, *spot(zone, 3))))
+        result = interpret(state, [ZoneChange("placed", marker(card), zone)], new)
+        if rule is None:
+            assert result.mismatch is None and len(result.moves) == 1 and isinstance(result.moves[0], Uncloak)
+            assert result.moves[0].target == "2:fighting-monk#1"
+        else:
+            assert result.mismatch is not None and result.mismatch.rule == rule and result.mismatch.fix
+
+
 def test_the_registry_hands_out_this_adapter():
     from engines import registry
 

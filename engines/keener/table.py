@@ -481,6 +481,11 @@ def _to_zone(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapter
     copy_id = _in_hand(side, cid, instance, s.physical)
     if copy_id != instance and _already_there(twin, ch.zone, instance, table):
         return AdapterResult()  # the table catching up with the engine
+    if card.cloak and key in ("fighters", "defenses") and side.face_down and ch.kind != "flipped" \
+            and not (s.phase == "spending" and s.active == seat):
+        # A Cloak of Darkness card showing up in a front row that holds a face-down card, when it cannot be
+        # played: that card turned up, though the camera did not see its back go (KN-T4).
+        return _turned_up(twin, replace(ch, kind="flipped"), table)
     if copy_id is None or key not in PLAYED_ZONES:
         home = _home_of(twin, seat, cid)
         if home:
