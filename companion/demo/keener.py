@@ -418,4 +418,4 @@ def script(seats: int = 2, variant: str = "standard", seed: int = 7) -> KeenerSc
         raise ValueError("Keener is for exactly 2 players")
     game = Game(seed)
     return KeenerScript("keener", variant, 2, {"decks": list(DECKS)}, art, game.table_of, game.camera, game.choose,
-                        game.illegal, width=640, height=360, pile_shown=1, effects=True, max_tilt=6.0)
+                        game.illegal, width=640, height=360, pile_shown=1, effects=False, max_tilt=6.0)
