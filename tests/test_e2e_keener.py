@@ -52,7 +52,9 @@ def test_a_full_keener_game_through_the_rendered_camera(tmp_path):
                 assert verdict["message"] and verdict["fix"], verdict
             # The camera's ones were announced to the whole table.
             announced = {d["verdict"]["rule"] for d in demo.phones[1].received("illegal")}
-            assert {"KN-T2", "KN-6.1", "KN-4.2"} <= announced, announced
+            assert {"KN-T2", "KN-6.1", "KN-4.2"} <= announced <= set(RULES), announced
+            lie = next(v for v in t.flagged if v["rule"] == "KN-8.2")
+            assert "commitment" in lie["message"]  # the seal opened on the phone did not match the card turned up
             # The camera played the cards; the phones sealed and opened the cloaks and made the phone moves.
             assert t.entered_by_hand == 0 and t.stray == [], t
             assert t.camera_moves >= 20 and t.sealed == 3 and t.phone_moves >= 12, t
