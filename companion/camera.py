@@ -342,8 +342,8 @@ class CameraView:
     at the mat's edge, so the players' hands and anything else around the mat
     never show; None when the mat is not seen (the raw frame is never shown).
     ``cards`` are the cards vision found on the mat: the engine's card id
-    (``QH``, ``face-down``, ``printed:12``, ``taught:<name>``, ``unknown``),
-    ``back``, ``zone``, ``confidence`` and ``outline`` (4 corners in mat mm:
+    (``QH``, ``face-down``, ``printed:12``, ``taught:<name>``, ``unknown``), ``name``
+    (what a printed card is in its game, :func:`printed_name`), ``back``, ``zone``, ``confidence`` and ``outline`` (4 corners in mat mm:
     the image is ``size_mm`` wide and high, so mm map to its pixels by a scale).
     ``calibration``: the mat seen, which corner markers, the light.
     """
@@ -353,6 +353,23 @@ class CameraView:
     size_mm: tuple[float, float]
     cards: list[dict]
     calibration: dict
+
+
+def printed_name(game_id: str | None, card: str) -> str | None:
+    """What a printed card is in its game (``printed:3`` -> ``R4``; Keener's ``('merchant', 1)`` ->
+    ``merchant #1``), from the game's ``printed.from_sighting``; None when the game has no such module."""
+    if not game_id or not card.startswith("printed:"):
+        return None
+    import importlib
+
+    try:
+        module = importlib.import_module(f"engines.{game_id.replace('-', '_')}.printed")
+        name = module.from_sighting(card)
+    except (ImportError, AttributeError, ValueError, KeyError, IndexError):
+        return None
+    if isinstance(name, tuple) and len(name) == 2:
+        return f"{name[0]} #{name[1]}"
+    return None if name is None else str(name)
 
 
 def light_of(gray: Any, cards: Any = None) -> dict:
@@ -418,7 +435,8 @@ def camera_view(shown: Shown, layout: MatLayout | None, game_id: str | None, det
         for vs, seen in zip(sightings, to_core(sightings, layout, game_id).sightings, strict=True):
             if vs.outline_mm is None:
                 continue
-            cards.append({"card": seen.card, "back": seen.back, "zone": seen.zone,
+            cards.append({"card": seen.card, "name": printed_name(game_id, seen.card), "back": seen.back,
+                          "zone": seen.zone,
                           "confidence": round(seen.confidence, 2),
                           "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in vs.outline_mm]})
             cv2.fillConvexPoly(covered, np.round(np.float32(vs.outline_mm) * k).astype(np.int32), 1)
