@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import json
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request, url_for
 
@@ -47,7 +48,18 @@ def page_strings() -> dict[str, str]:
         "challenged": _("You challenged; the table is paused."), "manual": _("No list of moves: type the move."),
         "to_play": _("{who} to play"), "nobody": _("nobody"), "camera_none": _("No camera: moves are entered by hand."),
         "mat_seen": _("Mat seen"), "mat_missing": _("Mat not seen"), "markers": _("Markers found: {n} of {of}"),
-        "light": _("Light: {value}"), "cards_seen": _("Cards seen: {n}"), "unknown": _("unknown"), "yes": _("yes"), "no": _("no"),
+        "light": _("Light: {value}"),
+        "light_ok": _("good"), "light_dark": _("too dark"), "light_bright": _("too bright"),
+        "light_glare": _("glare on the mat"), "light_flat": _("no contrast"),
+        "light_numbers": _("brightness {brightness}, contrast {contrast}, glare {glare}%"),
+        "markers_which": _("Corner markers found: {which}"), "markers_none": _("no corner marker found"),
+        "corner_top-left": _("top left"), "corner_top-right": _("top right"),
+        "corner_bottom-right": _("bottom right"), "corner_bottom-left": _("bottom left"),
+        "fps": _("{fps} frames a second"), "camera_still": _("No new frames just now"), "mat_hidden": _("The mat is not seen: no camera image."),
+        "face_down": _("face down"), "printed_card": _("printed {game} #{n}"),
+        "change_card": _("Change the card"), "change_title": _("Change your sealed card"),
+        "change_hint": _("Until it is revealed you may pick another card."), "changed": _("Changed."),
+        "keep_card": _("Keep it"), "sealed_now": _("Sealed:"), "cards_seen": _("Cards seen: {n}"), "unknown": _("unknown"), "yes": _("yes"), "no": _("no"),
         "entry": _("Entry {seq} of {last}"), "entry_none": _("The start of the game"),
         "by_seat": _("by seat {n}"), "hidden_move": _("a hidden move"), "accepted": _("accepted"),
         "rejected": _("rejected"), "no_frame": _("No camera image yet."), "host_ok": _("Host controls unlocked."),
@@ -352,8 +364,9 @@ def status(table_id: str):
     """What the table page polls besides the socket: the camera's calibration, and (with the display key)
     the move forms for manual entry (types and field names only: never a seat's legal cards)."""
     table = _table(table_id)
-    out: dict = {"table": table.id, "camera": camera_status(), "frame": _latest_frame_url(table)}
+    out: dict = {"table": table.id, "camera": camera_status(table), "frame": _latest_frame_url(table)}
     if _has_key(table):
+        out["display"] = _display(table)
         out["move_forms"] = [{"type": cls.type, "fields": [f.name for f in dataclasses.fields(cls) if f.name != "seat"],
                               "kinds": _field_kinds(cls)} for cls in table.game.move_types]
     return out
@@ -383,12 +396,21 @@ def _field_kinds(cls: type) -> dict[str, str]:
     return kinds
 
 
-def camera_status() -> dict:
-    """The calibration panel: is there a camera, is the mat seen, how many markers, is the light good.
+def camera_of(table) -> Any:
+    """The camera watching ``table``: the server's per-table cameras (``Server.cameras``, where the demo
+    puts its rendered camera's reader) first, else the server's one camera (``--camera``), else None."""
+    server = current_app.extensions["companion"]
+    cameras = getattr(server, "cameras", None) or {}
+    return cameras.get(table.id, server.camera)
 
-    Read defensively from companion.camera's link (``mat_seen``, and ``markers_found``, ``light`` and
-    ``frames`` when the link keeps them): a field it does not keep is ``None``, shown as unknown."""
-    cam = current_app.extensions["companion"].camera
+
+def camera_status(table) -> dict:
+    """The calibration panel: is there a camera, is the mat seen, which of the four corner markers are
+    found, is the light good enough (brightness, contrast, glare), the frame rate.
+
+    From the camera's ``status()`` (companion.camera.FrameReader.status) when it has one, else read
+    defensively from its fields: a field it does not keep is ``None``, shown as unknown."""
+    cam = camera_of(table)
     if cam is None:
         return {"present": False}
     def field(name: str):
@@ -399,14 +421,25 @@ def camera_status() -> dict:
     for s in getattr(last, "sightings", ()) or ():
         # What lies on the table is in plain sight; a face-down card stays "face-down".
         seen.append({"card": str(s.card), "zone": s.zone, "confidence": round(float(s.confidence), 2)})
-    return {"present": True, "mat_seen": field("mat_seen"), "markers_found": field("markers_found"),
-            "markers_needed": 4, "light": field("light"), "frames": field("frames"), "seen": seen[:80]}
+    out = {"present": True, "mat_seen": field("mat_seen"), "markers_found": field("markers_found"),
+           "markers_needed": 4, "light": field("light"), "frames": field("frames"), "seen": seen[:80]}
+    if callable(getattr(cam, "status", None)):
+        out.update(cam.status())
+    return out
+
+
+def _display(table) -> dict | None:
+    """The live camera view for the table page (display key only; never sent to a phone): the frame's
+    number, the URL of its straightened mat image, the mat's size in mm and the cards outlined on it."""
+    cam = camera_of(table)
+    view = cam.view() if cam is not None and callable(getattr(cam, "view", None)) else None
+    if view is None or view.jpeg is None:
+        return None
+    return {"index": view.index, "mat": list(view.size_mm), "cards": view.cards,
+            "url": url_for("pages.camera_frame", table_id=table.id, key=table.display_key, frame=view.index)}
 
 
 def _latest_frame_url(table) -> str | None:
-    cam = current_app.extensions["companion"].camera
-    if cam is not None and callable(getattr(cam, "latest_jpeg", None)):
-        return url_for("pages.camera_frame", table_id=table.id)
     digest = _latest_evidence(table)
     return url_for("pages.evidence", table_id=table.id, digest=digest) if digest else None
 
@@ -420,14 +453,16 @@ def _latest_evidence(table) -> str | None:
 
 @bp.get("/t/<table_id>/camera.jpg")
 def camera_frame(table_id: str):
-    """The newest camera image: the live frame when the camera link keeps one (``latest_jpeg()``),
-    else the latest evidence frame in the record; 404 when there is neither."""
+    """With the display key: the live camera image, the mat straightened and cut at its edge (``?frame=N``:
+    the image of that recent frame, whose outlines the page already has; else the newest).  Without the
+    key, or with no live image: the latest evidence frame in the record; 404 when there is neither."""
     table = _table(table_id)
-    cam = current_app.extensions["companion"].camera
-    if cam is not None and callable(getattr(cam, "latest_jpeg", None)):
-        data = cam.latest_jpeg()
-        if data:
-            return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+    cam = camera_of(table)
+    if _has_key(table) and cam is not None and callable(getattr(cam, "view", None)):
+        frame = request.args.get("frame", type=int)
+        view = (cam.view_at(frame) if frame is not None else None) or cam.view()
+        if view is not None and view.jpeg:
+            return Response(view.jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
     digest = _latest_evidence(table)
     if digest is None:
         abort(404)

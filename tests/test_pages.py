@@ -4,13 +4,13 @@ A phone joins by the URL read back from the table page's QR code, seals a card
 with the picker built from its legal moves, sees the red notice of an illegal
 move (rule id, sentence, fix), rejoins its seat after a reload; the table page
 shows whose turn, the log, the illegal-move banner and the dispute viewer; the
-language switch and the browser's language choose Japanese.  Screenshots of
-both pages at phone and tablet size are kept under artifacts/pages/.
+language switch and the browser's language choose Japanese; a sealed card is
+changed until it is revealed.  The camera view and the screenshots of games in
+progress are in tests/test_pages_camera.py.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 
@@ -20,20 +20,12 @@ import pytest
 
 from companion import qr
 from companion.config import TableSpec
-from tests.support.server import PIN, ROOT, thread_server
+from tests.support.server import PIN, thread_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-ARTIFACTS = ROOT / "artifacts" / "pages"
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed"),
               pytest.mark.timeout(120)]
-
-
-def _screenshots():
-    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" / "screenshots.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -280,14 +272,58 @@ def test_status_and_camera_routes(server):
         assert resp.read() == jpeg and resp.headers["Content-Type"] == "image/jpeg"
 
 
-def test_screenshots_at_phone_and_tablet_size(server, browser):
-    shots = _screenshots()
-    table = new_table(server, "double-edge", 2, 3)
-    paths = shots.capture(browser, qr.join_url(server.url, table.seat(0).token), table_url(server, table),
-                          ARTIFACTS, "double-edge-", act=shots.seal_in_order)
-    assert len(paths) == 4
-    for path in paths:
-        image = cv2.imread(str(path))
-        assert image is not None and image.shape[1] in (360, 1024)
-    # The tablet-size phone shot sealed a base: the engine has it.
-    assert table.state.view(0)["my_sealed_base"]
+def test_change_a_sealed_card_until_it_is_revealed(server, browser):
+    """"Change the card" on a sealed, unrevealed commitment: the card picker again, sent as ``amend``; once
+    the other seat's pick reveals both, the control is gone and the change is refused."""
+    table = new_table(server)
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", is_mobile=True, has_touch=True)
+    try:
+        phone = ctx.new_page()
+        phone.goto(qr.join_url(server.url, table.seat(0).token))
+        phone.wait_for_selector("#choices .option")
+        hand = table.state.view(0)["hand"]
+        phone.locator("#choices .option", has_text=hand[0]).first.click()
+        phone.click("#confirm")
+        change = phone.locator("#change")
+        change.wait_for(state="visible", timeout=15000)
+        assert table.state.view(0)["my_pick"] == hand[0]
+        assert change.bounding_box()["height"] >= 44
+        assert hand[0] in phone.inner_text(".change-group")
+        # The picker again, without the sealed card; "Keep it" leaves everything as it was.
+        change.click()
+        assert phone.inner_text("#action-title") == "Change your sealed card"
+        offered = [json.loads(m)["card"] for m in phone.eval_on_selector_all("#choices .option[data-move]",
+                                                                              "bs => bs.map(b => b.dataset.move)")]
+        assert sorted(offered) == sorted(hand[1:])
+        phone.click("#keep")
+        phone.locator("#change").wait_for(state="visible", timeout=15000)
+        # Change it: pick another card, confirm; the engine has the new card, the other seat saw nothing new.
+        before = table.state.view(1)
+        phone.click("#change")
+        phone.locator("#choices .option", has_text=hand[2]).first.click()
+        assert phone.inner_text("#confirm") == "Change the card"
+        phone.click("#confirm")
+        phone.wait_for_function("document.getElementById('banner').textContent === 'Changed.'", timeout=15000)
+        assert table.state.view(0)["my_pick"] == hand[2]
+        assert table.state.view(1) == before
+        phone.wait_for_selector("#mine .f-my_pick")
+        phone.wait_for_function(f"document.querySelector('#mine .f-my_pick').textContent.includes('{hand[2]}')",
+                                timeout=15000)
+        # A reload keeps the offer (sessionStorage); the server still decides.
+        phone.reload()
+        phone.locator("#change").wait_for(state="visible", timeout=15000)
+        # Seat 2 picks: both cards are revealed, the round is scored; the control goes away.
+        referee = server.server.hub.referee(table.id)
+        other = table.state.view(1)["hand"][0]
+        assert referee.run(referee.play, 1, "phone", {"type": "pick", "seat": 1, "card": other})["ok"]
+        phone.wait_for_function("!document.getElementById('change')", timeout=15000)
+        # The server refuses a change of a revealed card with its rule, whatever a page sends.
+        answer = phone.evaluate("""([table, card]) => new Promise((done) => {
+            const s = io({ transports: ["websocket"] });
+            s.on("connect", () => s.emit("join", { table }, () =>
+                s.emit("amend", { table, move: { type: "pick", card } }, (ack) => { s.close(); done(ack); })));
+        })""", [table.id, hand[1]])
+        assert not answer["ok"] and answer["verdict"]["rule"] == "TC-SEALED"
+        assert table.state.view(0)["my_pick"] is None or table.state.view(0)["my_pick"] != hand[1]
+    finally:
+        ctx.close()

@@ -6,7 +6,19 @@
   const table = main.dataset.table;
   const $ = (id) => document.getElementById(id);
   const lang = document.documentElement.lang || "en";
-  let seq = -1, seat = null, info = null, myTurn = false, selected = null, last = null;
+  let seq = -1, seat = null, info = null, myTurn = false, selected = null, last = null, offered = [];
+  // The seat's latest sealed commitment and the choices it was picked from: until it is revealed the seat may
+  // change it ("amend"). Kept in sessionStorage so a reload still offers it; the server has the last word.
+  const SEALED = /^(pick|build-base|seal-base|play-support|indicate|janken|cloak|set-response|load|choose-opening)$/;
+  const REVEALED = /reveal|shown|round-won|round-scored|trick-won|combat|game-over/;
+  const commitKey = "tc-commit-" + table;
+  let commit = null, amending = false;
+  try { commit = JSON.parse(sessionStorage.getItem(commitKey) || "null"); } catch (e) { commit = null; }
+  function remember(value) {
+    commit = value;
+    amending = false;
+    try { if (value) sessionStorage.setItem(commitKey, JSON.stringify(value)); else sessionStorage.removeItem(commitKey); } catch (e) { /* private mode */ }
+  }
   const socket = io({ transports: ["websocket"], reconnectionDelay: 500, reconnectionDelayMax: 3000 });
 
   function conn(state) {
@@ -69,7 +81,7 @@
     const confirm = $("confirm");
     confirm.disabled = false;
     const sealing = /seal|pick|indicate|build-base|cloak/.test(move.type);
-    confirm.textContent = sealing ? T("seal") : T("confirm") + ": " + moveLabel(move.type);
+    confirm.textContent = amending ? T("change_card") : sealing ? T("seal") : T("confirm") + ": " + moveLabel(move.type);
   }
   // Several cards in an order (a sealed base, an opening hand): tap them in order, tap again to take back.
   function picker(list, field) {
@@ -92,7 +104,7 @@
       if (move) {
         selected = move;
         confirm.disabled = false;
-        confirm.textContent = /seal|pick|indicate|build-base|cloak/.test(move.type) ? T("seal") : T("confirm");
+        confirm.textContent = amending ? T("change_card") : /seal|pick|indicate|build-base|cloak/.test(move.type) ? T("seal") : T("confirm");
       } else { selected = null; confirm.disabled = true; confirm.textContent = T("confirm"); }
     }
     for (const card of cards) {
@@ -112,9 +124,39 @@
     update();
     return wrap;
   }
+  // "Change the card": the sealed commitment's choices again, sent as "amend" (the server checks it is unrevealed).
+  function changeControl(box) {
+    if (!commit || amending || seat === null || commit.seat !== seat) return;
+    const b = el("button", "option change", T("change_card"));
+    b.type = "button";
+    b.id = "change";
+    b.onclick = () => { amending = true; action(last.view || {}, last.moves === undefined ? [] : last.moves); };
+    const wrap = el("div", "group change-group");
+    const chosen = el("span", "hint");
+    chosen.append(T("sealed_now") + " ", ...describe(commit.chosen, commit.fields));
+    wrap.append(chosen, b);
+    box.append(wrap);
+  }
   function action(view, moves) {
     const box = $("choices");
     box.replaceChildren();
+    if (amending && commit && !view.outcome) {
+      const keep = el("button", "ghost keep", T("keep_card"));
+      keep.type = "button";
+      keep.id = "keep";
+      keep.onclick = () => { amending = false; action(last.view || {}, last.moves === undefined ? [] : last.moves); };
+      moves = commit.options.filter((m) => JSON.stringify(m) !== JSON.stringify(commit.chosen));
+      render(view, moves);
+      $("action-title").textContent = T("change_title");
+      $("action-hint").textContent = T("change_hint");
+      box.append(keep);
+      return;
+    }
+    render(view, moves);
+    if (!view.outcome) changeControl(box);
+  }
+  function render(view, moves) {
+    const box = $("choices");
     selected = null;
     const confirm = $("confirm");
     confirm.disabled = true;
@@ -180,6 +222,8 @@
     last = msg;
     if (msg.info) info = msg.info;
     if (msg.seat !== undefined && msg.seat !== null) seat = msg.seat;
+    if (commit && ((msg.events || []).some((e) => REVEALED.test(e.type || "")) || (msg.view || {}).outcome)) remember(null);
+    offered = msg.moves || [];
     const s = info && info.seats[seat];
     $("seat").textContent = T("seat_n", { n: seat + 1 });
     $("who").textContent = s && s.name ? "· " + s.name : "";
@@ -206,10 +250,34 @@
     });
   }
   function play(move) {
+    const options = offered.filter((m) => m.type === move.type);
     socket.emit("play", { table, move }, (ack) => {
       if (!ack) { notice({ rule: "", message: T("no_answer") }); return; }
-      if (ack.ok) notice(null);
-      else notice(ack.verdict || { rule: ack.code, message: ack.message });
+      if (ack.ok) {
+        notice(null);
+        if (SEALED.test(move.type) && options.length > 1) {
+          const keys = [...new Set(options.flatMap((m) => Object.keys(m)))].filter((k) => k !== "type" && k !== "seat");
+          const fields = keys.filter((k) => new Set(options.map((m) => JSON.stringify(m[k]))).size > 1);
+          remember({ seat, type: move.type, chosen: move, options, fields });
+          if (last) action(last.view || {}, last.moves === undefined ? [] : last.moves);
+        }
+      } else notice(ack.verdict || { rule: ack.code, message: ack.message });
+    });
+  }
+  function amend(move) {
+    socket.emit("amend", { table, move }, (ack) => {
+      if (!ack) { notice({ rule: "", message: T("no_answer") }); return; }
+      if (ack.ok) {
+        notice(null);
+        remember({ ...commit, chosen: move });
+        banner(T("changed"));
+        setTimeout(() => { if ($("banner").textContent === T("changed")) banner(""); }, 3000);
+      } else {
+        notice(ack.verdict || { rule: ack.code, message: ack.message });
+        const rule = (ack.verdict || {}).rule || ack.code;
+        if (rule === "TC-SEALED" || rule === "TC-AMEND") remember(null);
+      }
+      if (last) action(last.view || {}, last.moves === undefined ? [] : last.moves);
     });
   }
   socket.on("connect", () => {
@@ -249,7 +317,7 @@
   socket.on("kicked", () => { kicked = true; banner(T("kicked")); socket.disconnect(); });
   socket.on("error", (m) => { if (m && m.event !== "play") notice({ rule: m.code, message: m.message }); });
 
-  $("confirm").onclick = () => { if (selected) play(selected); };
+  $("confirm").onclick = () => { if (selected) (amending ? amend : play)(selected); };
   $("notice-close").onclick = () => notice(null);
   $("send").onclick = () => {
     let move;

@@ -123,7 +123,66 @@
   }
 
   // ---- camera and calibration ------------------------------------------------
-  let polling = null;
+  let polling = null, shownFrame = null;
+  const SVG = "http://www.w3.org/2000/svg";
+  const SUIT = { H: "♥", D: "♦", C: "♣", S: "♠" };
+  // A recognised card's label on the live image: "Q♥", "face down", "printed Keener #12", the taught name, "?".
+  function cardLabel(c) {
+    const id = String(c.card);
+    if (id === "face-down") return T("face_down") + (c.back ? " · " + c.back : "");
+    if (id === "unknown") return "?";
+    let m = /^printed:(\d+)$/.exec(id);
+    if (m) return c.name ? TC.human(c.name) : T("printed_card", { game: main.dataset.title || "", n: m[1] });
+    m = /^taught:(.+)$/.exec(id);
+    if (m) return m[1];
+    m = /^(10|[2-9AJQKT])([HDCS])$/.exec(id);
+    if (m) return (m[1] === "T" ? "10" : m[1]) + SUIT[m[2]];
+    return id;
+  }
+  function svg(tag, attrs) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    return node;
+  }
+  // The outlines are in mat millimetres, the image is the whole mat: the SVG's viewBox is the mat.
+  function outlines(d) {
+    const box = $("outlines");
+    box.setAttribute("viewBox", `0 0 ${d.mat[0]} ${d.mat[1]}`);
+    box.replaceChildren();
+    for (const c of d.cards || []) {
+      const kind = c.card === "unknown" ? "unknown" : c.card === "face-down" ? "down" : "known";
+      const g = svg("g", { class: "seen " + kind + (c.confidence < 0.6 ? " unsure" : "") + (/[HD]$/.test(c.card) ? " red" : "") });
+      g.dataset.card = c.card;
+      g.append(svg("polygon", { points: c.outline.map((p) => p.join(",")).join(" ") }));
+      const cx = c.outline.reduce((a, p) => a + p[0], 0) / c.outline.length;
+      const cy = c.outline.reduce((a, p) => a + p[1], 0) / c.outline.length;
+      const text = svg("text", { x: cx.toFixed(1), y: cy.toFixed(1) });
+      text.textContent = cardLabel(c);
+      const title = svg("title");
+      title.textContent = cardLabel(c) + (c.zone ? " · " + c.zone : "") + " · " + c.confidence;
+      g.append(text, title);
+      box.append(g);
+    }
+  }
+  // A new frame: load its image first, then swap image and outlines together (they are of the same frame).
+  function live(d) {
+    if (!d) {
+      $("live").hidden = true;
+      $("frame-none").hidden = false;
+      return;
+    }
+    if (d.index === shownFrame) return;
+    shownFrame = d.index;
+    const next = new Image();
+    next.onload = () => {
+      $("frame").src = next.src;
+      outlines(d);
+      $("live").hidden = false;
+      $("live").dataset.frame = d.index;
+      $("frame-none").hidden = true;
+    };
+    next.src = d.url;
+  }
   function refreshStatus() {
     fetch(statusUrl, { cache: "no-store" }).then((r) => r.json()).then((st) => {
       const c = st.camera || {};
@@ -132,10 +191,19 @@
       if (!c.present) list.append(el("li", "muted", T("camera_none")));
       else {
         list.append(el("li", c.mat_seen ? "ok" : "bad", c.mat_seen ? T("mat_seen") : T("mat_missing")));
-        list.append(el("li", c.markers_found === c.markers_needed ? "ok" : (c.markers_found == null ? "muted" : "bad"),
-          T("markers", { n: c.markers_found == null ? T("unknown") : c.markers_found, of: c.markers_needed })));
-        list.append(el("li", c.light == null ? "muted" : (c.light === "ok" || c.light === true ? "ok" : "bad"),
-          T("light", { value: c.light == null ? T("unknown") : (c.light === true ? T("yes") : c.light) })));
+        const found = el("li", c.markers_found === c.markers_needed ? "ok" : (c.markers_found == null ? "muted" : "bad"),
+          T("markers", { n: c.markers_found == null ? T("unknown") : c.markers_found, of: c.markers_needed }));
+        found.classList.add("markers");
+        if (Array.isArray(c.markers)) found.append(" ", el("small", null, c.markers.length
+          ? c.markers.map((k) => T("corner_" + k)).join(T("list_sep")) : T("markers_none")));
+        list.append(found);
+        const light = el("li", c.light == null ? "muted" : (c.light === "ok" || c.light === true ? "ok" : "bad"),
+          T("light", { value: c.light == null ? T("unknown") : (c.light === true ? T("yes") : T("light_" + c.light)) }));
+        light.classList.add("light");
+        if (typeof c.brightness === "number") light.append(" ", el("small", null, T("light_numbers",
+          { brightness: Math.round(c.brightness), contrast: Math.round(c.contrast), glare: (100 * c.glare).toFixed(1) })));
+        list.append(light);
+        if (typeof c.fps === "number") list.append(el("li", "fps muted", c.fps > 0 ? T("fps", { fps: c.fps }) : T("camera_still")));
         const seen = el("li", "seen");
         seen.append(el("small", null, T("cards_seen", { n: (c.seen || []).length }) + " "));
         for (const s of c.seen || []) {
@@ -146,12 +214,9 @@
         }
         list.append(seen);
       }
-      const img = $("frame");
-      if (st.frame) {
-        const src = st.frame + (st.frame.includes("?") ? "&" : "?") + "t=" + Date.now();
-        if (st.frame.includes("/camera.jpg") || img.dataset.base !== st.frame) { img.src = src; img.dataset.base = st.frame; }
-        img.hidden = false; $("frame-none").hidden = true;
-      }
+      // The live image only for the display (it has the key); never the raw frame, never on a phone.
+      live(st.display || null);
+      if (c.present && !st.display) $("frame-none").textContent = c.mat_seen === false ? T("mat_hidden") : T("no_frame");
       if (st.move_forms && !forms.length) { forms = st.move_forms; manualForm(); }
       if (c.present && !polling) polling = setInterval(refreshStatus, 1000);
     }).catch(() => {});
