@@ -30,6 +30,8 @@ from typing import Any
 from engines.core import FACE_DOWN, UNKNOWN, MatLayout, Sighting, TableSnapshot, ZoneChange
 
 log = logging.getLogger(__name__)
+MARKED_BACKS = ("two-freakin-swords",)
+"""Games whose printed backs carry a marker that says the card's side (docs/printing.md)."""
 
 
 def diff(before: TableSnapshot | None, after: TableSnapshot) -> list[ZoneChange]:
@@ -170,7 +172,10 @@ class FrameReader:
         from vision.stability import StabilityFilter
 
         stability = StabilityFilter() if frames is None else StabilityFilter(frames=frames)
-        return cls(VisionPipeline(), stability, layout, game_id, taught=taught_cards(game_id))
+        # A marked back is coloured, not paper, and vision looks for markers only on paper unless told
+        # to scan the whole frame (without it a Two Freakin' Swords back is read about one time in ten).
+        pipeline = VisionPipeline(full_marker_scan=game_id in MARKED_BACKS)
+        return cls(pipeline, stability, layout, game_id, taught=taught_cards(game_id))
 
     def read(self, image: Any) -> tuple[list[ZoneChange], TableSnapshot] | None:
         self.frames += 1
