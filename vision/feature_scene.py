@@ -353,6 +353,13 @@ def paste_on_mat(img: np.ndarray, face: np.ndarray, to_image: np.ndarray, cx: fl
     corners = np.float64([[-CARD_W / 2, -CARD_H / 2], [CARD_W / 2, -CARD_H / 2], [CARD_W / 2, CARD_H / 2],
                           [-CARD_W / 2, CARD_H / 2]]) @ np.float64([[c, s], [-s, c]]) + (cx, cy)
     quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.float64(to_image)).reshape(4, 2)
-    out = img.astype(np.float32)
-    _paste(out, face, quad)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    h, w = img.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int) - 12, 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(0)).astype(int) + 12, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return img
+    out = img.copy()
+    roi = out[y0:y1, x0:x1].astype(np.float32)  # only the card's box is warped: a whole frame per card is slow
+    _paste(roi, face, quad - (x0, y0))
+    out[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+    return out

@@ -169,7 +169,7 @@ def shot_hits(table: Table, p: Player, seat: int, gun: int) -> int:
 def start_turn(s: Snap, seat: int, extra: bool) -> Result:
     """GG-3.1: per-turn limits reset; this card set has no start-of-turn effects (ruling GG-R2)."""
     s = evolve(s, phase="main", active=seat, turn=s.turn + 1, extra=extra, de_used=False, uses=(), shot=(),
-                skill_used=False, resolved_effects=(), pending=None,
+                skill_used=False, resolved_effects=(), pending=None, played=(),
                 next_regular=s.next_regular if extra else other(seat))
     return s, [ev.TurnStarted(seat, s.turn, extra)]
 

@@ -101,6 +101,9 @@ class Snap:
     reason: str
     de_last: Toss | None = None
     """The last ダブルエッジ toss of the game (shown until the next one)."""
+    played: tuple[str, ...] = ()
+    """Action and function cards played (or activated) this turn: the table adapter expects only these
+    to be still lying where they were played (docs/tables-keener-gun-and-gun.md, GG-T7)."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,8 @@ def snap_to_json(s: Snap) -> dict:
             "loser": s.loser, "reason": s.reason,
             "de_last": None if s.de_last is None else {"declarer": s.de_last.declarer, "card": s.de_last.card,
                                                        "face": s.de_last.face, "resolver": s.de_last.resolver,
-                                                       "times": s.de_last.times, "turn": s.de_last.turn}}
+                                                       "times": s.de_last.times, "turn": s.de_last.turn},
+            "played": list(s.played)}
 
 
 def snap_from_json(data: dict) -> Snap:
@@ -190,7 +194,7 @@ def snap_from_json(data: dict) -> Snap:
                 tuple(int(x) for x in data["extra_turns"]), bool(data["de_used"]), _strings(data["uses"]),
                 tuple(int(x) for x in data["shot"]), bool(data["skill_used"]), _strings(data["resolved_effects"]),
                 pending, int(data["shuffled"]), None if data["loser"] is None else int(data["loser"]),
-                str(data["reason"]), _toss_from(data.get("de_last")))
+                str(data["reason"]), _toss_from(data.get("de_last")), _strings(data.get("played", [])))
 
 
 def _toss_from(raw: dict | None) -> Toss | None:

@@ -290,6 +290,7 @@ class GunAndGunState(State[Snap]):
             s = rules.set_player(s, seat, p)
             if card.once_per_turn:
                 s = evolve(s, uses=s.uses + (card.key,))
+            s = evolve(s, played=s.played + (move.card,))
             events.append(ev.CardPlayed(seat, move.card, card.name))
             s, more = rules.pay_cost(s, seat, move.card, card.cost)
             events += more
@@ -299,7 +300,7 @@ class GunAndGunState(State[Snap]):
         if isinstance(move, PlayFunction):
             card = table.card(move.card)
             p = evolve(p, hand=tuple(c for c in p.hand if c != move.card), functions=p.functions + (move.card,))
-            s = rules.set_player(s, seat, p)
+            s = evolve(rules.set_player(s, seat, p), played=s.played + (move.card,))
             if card.once_per_turn:
                 s = evolve(s, uses=s.uses + (card.key,))
             s, more = rules.pay_cost(s, seat, move.card, card.cost)
@@ -352,7 +353,7 @@ class GunAndGunState(State[Snap]):
         if isinstance(move, Activate):
             assert s.pending is not None
             card_id = s.pending.card
-            s = evolve(s, pending=None)
+            s = evolve(s, pending=None, played=s.played + (card_id,))
             return self._resolve_or_declare(s, seat, card_id, "skill", move.double_edge, events)
         if isinstance(move, EndMain):
             return rules.down_phase(table, s)

@@ -162,9 +162,14 @@ def _seen_names(table: TableSnapshot, zone: str) -> Counter[str]:
     return Counter(card.name for card in (card_named(x.card) for x in table.in_zone(zone)) if card)
 
 
-def _lacking(state: GunAndGunState, table: TableSnapshot, seat: int) -> Counter[str]:
-    """Used cards of the seat not yet seen in its voltage area: they may still lie where they were played."""
-    return _names(state, state.snapshot.players[seat].voltage) - _seen_names(table, f"s{seat}.voltage")
+def _lacking(state: GunAndGunState, table: TableSnapshot, seat: int, zone: str) -> Counter[str]:
+    """Used cards of the seat not yet seen in its voltage area that may still lie in ``zone`` (its action
+    zone or function area) where they were played: only cards played this turn (the table is tidied
+    between turns), only action cards in the action zone, function cards in the function area."""
+    kind = "function" if zone.endswith(".function") else "action"
+    s = state.snapshot
+    played = [c for c in s.players[seat].voltage if c in s.played and state.table.card(c).type == kind]
+    return _names(state, played) - _seen_names(table, f"s{seat}.voltage")
 
 
 def differences(state: GunAndGunState, table: TableSnapshot) -> tuple[str, ...]:
@@ -174,7 +179,7 @@ def differences(state: GunAndGunState, table: TableSnapshot) -> tuple[str, ...]:
         seen = _seen_names(table, zone)
         want = _names(state, e.face_up)
         if zone.endswith((".action", ".function")):
-            allowed = want + _lacking(state, table, int(zone[1]))
+            allowed = want + _lacking(state, table, int(zone[1]), zone)
         else:
             allowed = want + _names(state, e.may_show)
         for name, n in want.items():
@@ -323,9 +328,13 @@ def _face_up(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat: i
     s = twin.snapshot
     p = s.players[seat]
     e = expected(twin)[ch.zone]
+    if key == "voltage" and ch.kind == "moved" and ch.from_zone == f"s{seat}.function" and s.phase == "down":
+        resolving = _copy_named(twin, p.functions, card.name)
+        if resolving is not None:  # unambiguous whatever the voltage area shows: the card resolves
+            return _ask_or_play(twin, ResolveFunction(seat, resolving), f"put {card.name} back on your function area")
     accounted = _names(twin, e.face_up)[card.name]
     if key in ("action", "function"):
-        accounted += _lacking(twin, table, seat)[card.name]  # a used card not yet moved to the voltage area
+        accounted += _lacking(twin, table, seat, ch.zone)[card.name]  # a used card not yet moved to the voltage area
     else:
         accounted += _names(twin, e.may_show)[card.name]
     if _seen_names(table, ch.zone)[card.name] <= accounted:
@@ -395,7 +404,7 @@ def _waiting(state: GunAndGunState, table: TableSnapshot | None, seat: int) -> M
     if s.phase == "main":
         zone = f"s{seat}.action"
         e = expected(state)[zone]
-        extra = _seen_names(table, zone) - _names(state, e.face_up) - _lacking(state, table, seat)
+        extra = _seen_names(table, zone) - _names(state, e.face_up) - _lacking(state, table, seat, zone)
         for name in extra:
             held = _copy_named(state, p.hand, name)
             if held is not None and state.table.card(held).type == "action":
