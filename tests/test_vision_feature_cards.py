@@ -183,3 +183,30 @@ def test_a_card_partly_under_another_is_still_found(registry, faces):
     inter, _ = cv2.intersectConvexConvex(a, b)
     assert inter > 0.1 * abs(cv2.contourArea(a))  # the second card really covers part of the first
     assert sorted(m.name for m in registry.find_all(img)) == sorted(card_spec(p.seed).name for p in placed)
+
+
+def test_taught_cards_replace_what_the_pipeline_saw_there_and_reach_the_referee_by_name():
+    """camera.FrameReader adds find_all's matches to the pipeline's frame (vision.feature_cards.with_taught):
+    a full-bleed face the pipeline took for an unknown card or a back is the taught card; camera.to_core
+    turns it into Sighting(card="taught:<name>") in its mat zone."""
+    from companion.camera import to_core
+    from engines.gun_and_gun import mat
+    from vision.feature_cards import Match, TaughtSighting, with_taught
+    from vision.results import FrameResult
+    from vision.results import Sighting as VisionSighting
+
+    layout = mat.layout(2, "double-edge")
+    zone = layout.zone("s0.action")
+    x0, y0 = zone.x + 14, zone.y + 2
+    outline = ((x0, y0), (x0 + 63, y0), (x0 + 63, y0 + 88), (x0, y0 + 88))  # px = mm here (to_mat identity)
+    unknown = VisionSighting(0, "unknown", 0.6, outline, outline)
+    elsewhere = VisionSighting(1, "face_down", 0.6, ((500, 5), (560, 5), (560, 90), (500, 90)))
+    frame = FrameResult([unknown, elsewhere], (640, 480), np.eye(3))
+    merged = with_taught(frame, [Match("計略", "action", 40, 0.9, outline, 0.8)])
+    kinds = sorted(s.kind for s in merged.sightings)
+    assert kinds == ["face_down", "taught"]
+    taught = next(s for s in merged.sightings if isinstance(s, TaughtSighting))
+    assert taught.label == "taught:計略" and taught.outline_mm is not None
+    assert with_taught(frame, []) is frame
+    core = to_core(merged.sightings, layout, "gun-and-gun")
+    assert [(s.card, s.zone) for s in core.sightings if s.card.startswith("taught:")] == [("taught:計略", "s0.action")]
