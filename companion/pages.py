@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request, url_for
 
 from companion import i18n, qr
+from companion.camera import printed_name
 from companion.hub import Hub
 from companion.i18n import gettext as _
 from companion.seats import format_code
@@ -420,7 +421,8 @@ def camera_status(table) -> dict:
     last = getattr(cam, "last", None)
     for s in getattr(last, "sightings", ()) or ():
         # What lies on the table is in plain sight; a face-down card stays "face-down".
-        seen.append({"card": str(s.card), "zone": s.zone, "confidence": round(float(s.confidence), 2)})
+        seen.append({"card": str(s.card), "name": printed_name(table.game.id, str(s.card)), "zone": s.zone,
+                     "confidence": round(float(s.confidence), 2)})
     out = {"present": True, "mat_seen": field("mat_seen"), "markers_found": field("markers_found"),
            "markers_needed": 4, "light": field("light"), "frames": field("frames"), "seen": seen[:80]}
     if callable(getattr(cam, "status", None)):

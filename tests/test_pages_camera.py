@@ -9,7 +9,7 @@ outlined and labelled, and the calibration (mat, corner markers, light, frame
 rate); a phone and a page without the key never get the image.
 
 Screenshots of a game in progress of each game (phone and table page, phone
-and tablet size) go to artifacts/pages/ (``TC_SCREENSHOTS=docs/screenshots`` to
+and tablet size, and the whole table page with the game's state opened) go to artifacts/pages/ (``TC_SCREENSHOTS=docs/screenshots`` to
 refresh the README's).  Double-Edge and Double Side Play are played by the
 demo's scripts through the rendered camera; the other games by seeded random
 legal moves (no camera), or, when refreshing docs/screenshots, by their demo
@@ -293,6 +293,12 @@ def test_screenshots_of_games_in_progress(server, browser):
                 path = SHOTS / f"{game}-{name}-{'phone' if size is PHONE else 'tablet'}-{size['width']}x{size['height']}.png"
                 shot.screenshot(path=str(path))
                 written.append(path)
+            # The whole state of the game as the table page shows it: the full page, "The whole table" open.
+            page.set_viewport_size(TABLET)
+            page.evaluate("document.getElementById('all').closest('details').open = true")
+            path = SHOTS / f"{game}-table-full-tablet-{TABLET['width']}.png"
+            page.screenshot(path=str(path), full_page=True)
+            written.append(path)
         finally:
             context.close()
             server.server.cameras.pop(table.id, None)

@@ -30,7 +30,8 @@
   }
 
   // ---- status: whose turn, what is awaited, the score -----------------------
-  const SCORE_KEYS = ["scores", "points", "tricks_won", "hit_points", "hits", "life", "hand_counts"];
+  const SCORE_KEYS = ["scores", "points", "tricks_won", "hit_points", "hits", "life", "lp", "hand_counts", "hand_count",
+    "deck_count"];
   function status() {
     const toAct = view.to_act || [];
     if (view.outcome) {
@@ -48,6 +49,12 @@
     for (const list of ["sides", "players", "fighters"]) {
       if (!Array.isArray(view[list]) || view[list].length !== nSeats) continue;
       for (const k of SCORE_KEYS) if (view[list].every((o) => o && typeof o[k] === "number")) rows.push([k, view[list].map((o) => o[k])]);
+      // One level down too: a commander's life points ("commander.lp").
+      for (const [k, v] of Object.entries(view[list][0] || {})) {
+        if (!v || typeof v !== "object" || Array.isArray(v)) continue;
+        for (const n of SCORE_KEYS) if (view[list].every((o) => o && o[k] && typeof o[k][n] === "number"))
+          rows.push([k + "." + n, view[list].map((o) => o[k][n])]);
+      }
     }
     const t = el("table", "scores");
     const head = el("tr");
@@ -61,7 +68,7 @@
     t.append(head);
     for (const [k, vals] of rows) {
       const tr = el("tr");
-      tr.append(el("th", null, TC.label(k)));
+      tr.append(el("th", null, k.split(".").map(TC.label).join(" · ")));
       for (const x of vals) tr.append(el("td", null, String(x)));
       t.append(tr);
     }
@@ -207,7 +214,7 @@
         const seen = el("li", "seen");
         seen.append(el("small", null, T("cards_seen", { n: (c.seen || []).length }) + " "));
         for (const s of c.seen || []) {
-          const chip = TC.cardChip(s.card === "face-down" ? "▮" : s.card);
+          const chip = TC.cardChip(s.card === "face-down" ? "▮" : s.name || s.card);
           chip.title = (s.zone || "?") + " · " + s.confidence;
           if (s.confidence < 0.6) chip.classList.add("unsure");
           seen.append(chip);
