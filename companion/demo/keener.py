@@ -269,6 +269,9 @@ class Game:
 
     def _know(self, state: State) -> Players:
         if self.players.state is not state:  # a new game (companion demo plays one after another)
+            if not state.snapshot.physical:
+                raise ValueError("the Keener demo's decks are shuffled by hand: open its table with "
+                                 "deal='physical' (script.deal), or the players cannot know their hands")
             self.players = Players(_orders(random.Random(self.seed)), state=state)
         return self.players
 
