@@ -25,6 +25,65 @@ pytest.importorskip("vision.pipeline")
 RULES = ("KN-T2", "KN-6.1", "KN-4.2", "KN-8.2")
 
 
+def _seen(cards):
+    """What a perfect camera reads off the script's mat (no vision: the script and the adapter alone)."""
+    from companion.demo import keener
+    from engines.core import FACE_DOWN, Sighting, TableSnapshot
+
+    out = []
+    for p in cards:
+        art = keener.art(p.card)
+        if art["kind"] == "back" and "marker_id" not in art:
+            continue  # a deck's plain back
+        card = FACE_DOWN if art["kind"] == "back" else f"printed:{art['marker_id'] - 100}"
+        out.append(Sighting(card, p.zone, p.x or 0.0, p.y or 0.0))
+    return TableSnapshot(tuple(out))
+
+
+def test_the_script_plays_to_its_outcome_and_its_mat_reads_back_as_its_moves():
+    """Fast (no vision, no server): each mat the script draws is read by the adapter as the move it makes,
+    each illegal one is refused with its rule (the lie by the phone's seal), and Saga falls on turn 6."""
+    import random
+
+    from companion.camera import diff
+    from companion.demo import keener
+    from engines.keener import GAME, Uncloak
+    from engines.keener.table import interpret
+
+    script = keener.script()
+    state = GAME.new(2, "standard", script.deal, script.options)
+    rng = random.Random(1)
+    seen = _seen(script.table_of(state))
+    flagged, camera, questions = [], 0, 0
+    while state.outcome is None:
+        bad = script.illegal(state, script.table_of(state), rng)
+        if bad is not None:
+            wrong = _seen(bad.table)
+            result = interpret(state, diff(seen, wrong), wrong)
+            if result.mismatch is not None:
+                flagged.append(result.mismatch.rule)
+            else:
+                verdict = state.check(Uncloak.from_json(bad.phone[1]))
+                flagged.append(verdict.rule)
+        move = script.choose(state, rng)
+        after = script.camera(state, move, [])
+        if after is not None:
+            now = _seen(after)
+            result = interpret(state, diff(seen, now), now)
+            assert result.mismatch is None, (move, result)
+            if result.questions:
+                questions += 1  # sealed on the phone
+            else:
+                assert list(result.moves) == [move], (move, result)
+                camera += 1
+            seen = now
+        state.apply(move)
+        assert state.snapshot.turn <= 6
+    assert sorted(flagged) == sorted(RULES)
+    assert camera >= 20 and questions == 3
+    assert state.outcome.winners == (1,)
+
+
 @pytest.mark.timeout(300)
 def test_a_full_keener_game_through_the_rendered_camera(tmp_path):
     from companion.demo import keener
