@@ -58,7 +58,7 @@ def page_strings() -> dict[str, str]:
         "corner_bottom-right": _("bottom right"), "corner_bottom-left": _("bottom left"),
         "fps": _("{fps} frames a second"), "camera_still": _("No new frames just now"), "mat_hidden": _("The mat is not seen: no camera image."),
         "face_down": _("face down"), "printed_card": _("printed {game} #{n}"),
-        "change_card": _("Change the card"), "change_title": _("Change your sealed card"),
+        "change_card": _("Change the card"), "change_choice": _("Change your choice"), "change_title": _("Change your sealed card"),
         "change_hint": _("Until it is revealed you may pick another card."), "changed": _("Changed."),
         "keep_card": _("Keep it"), "sealed_now": _("Sealed:"), "cards_seen": _("Cards seen: {n}"), "unknown": _("unknown"), "yes": _("yes"), "no": _("no"),
         "entry": _("Entry {seq} of {last}"), "entry_none": _("The start of the game"),

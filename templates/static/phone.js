@@ -81,7 +81,7 @@
     const confirm = $("confirm");
     confirm.disabled = false;
     const sealing = /seal|pick|indicate|build-base|cloak/.test(move.type);
-    confirm.textContent = amending ? T("change_card") : sealing ? T("seal") : T("confirm") + ": " + moveLabel(move.type);
+    confirm.textContent = amending ? T(commit.type === "janken" ? "change_choice" : "change_card") : sealing ? T("seal") : T("confirm") + ": " + moveLabel(move.type);
   }
   // Several cards in an order (a sealed base, an opening hand): tap them in order, tap again to take back.
   function picker(list, field) {
@@ -127,7 +127,7 @@
   // "Change the card": the sealed commitment's choices again, sent as "amend" (the server checks it is unrevealed).
   function changeControl(box) {
     if (!commit || amending || seat === null || commit.seat !== seat) return;
-    const b = el("button", "option change", T("change_card"));
+    const b = el("button", "option change", T(commit.type === "janken" ? "change_choice" : "change_card"));
     b.type = "button";
     b.id = "change";
     b.onclick = () => { amending = true; action(last.view || {}, last.moves === undefined ? [] : last.moves); };
