@@ -69,6 +69,7 @@ class VisionPipeline:
         self.refs = builtin_references() if references is None else builtin_references().extend(references)
         self.full_marker_scan = full_marker_scan
         self.detector = make_detector()
+        self.roi_detector = _roi_detector()
         self.mat = MatTracker(every=mat_every, detector=self.detector)
         self._scale: float | None = None  # work px per pseudo-mm without a mat
         self._count = 0
@@ -279,33 +280,31 @@ class VisionPipeline:
         return float((mask[m > 0] > 0).sum()) / n if n else 0.0
 
     def _markers(self, gray, frame, blobs, unread, plane: Plane, holes, f: float):
-        """Printed-card and back markers: searched where paper showed no index,
-        and around every dark, roughly square spot on paper the size of a
-        marker (so a printed card mostly covered by another card still reads)."""
+        """Printed-card and back markers, searched only around dark, roughly
+        square spots on paper of a marker's size (every marker sits on a white
+        quiet zone, so it is such a spot even when most of its card is
+        covered).  Each spot is searched in a small crop, with one threshold
+        window: a fraction of the work of searching whole paper regions."""
         if self.full_marker_scan:
             return [m for m in detect_markers(self.detector, gray) if m.marker_id not in MAT_IDS]
         h, w = gray.shape
         rois = []
         stats, _ = holes
         for x, y, bw, bh, area in stats[1:]:
-            if area < 12 or not 0.5 < bw / bh < 2.0 or area < 0.3 * bw * bh:
+            if area < 12 or not 0.5 < bw / bh < 2.0 or area < 0.25 * bw * bh:
                 continue
             box = plane.to_plane(np.float32([[x, y], [x + bw, y + bh]]))
             side = float(np.linalg.norm(box[1] - box[0])) / 1.41
-            if 11 < side < 40 and area > 0.45 * bw * bh:
-                pad = 0.5 * max(bw, bh)
+            if 11 < side < 46:  # 30 mm turned 45 degrees: a 42 mm box
+                pad = 0.35 * max(bw, bh) + 3
                 x0, y0 = int(max((x - pad) / f, 0)), int(max((y - pad) / f, 0))
                 x1, y1 = int(min((x + bw + pad) / f, w)), int(min((y + bh + pad) / f, h))
                 rois.append((x0, y0, x1, y1))
-        for bi in unread:
-            pts = plane.to_frame(blobs[bi].contour_plane[:: max(1, len(blobs[bi].contour_plane) // 40)])
-            x0, y0 = np.maximum(pts.min(0) - 12, 0).astype(int)
-            x1, y1 = np.minimum(pts.max(0) + 12, [w, h]).astype(int)
-            if x1 - x0 > 16 and y1 - y0 > 16:
-                rois.append((x0, y0, x1, y1))
         out = []
         for x0, y0, x1, y1 in _merge_rois(rois):
-            out += [m for m in detect_markers(self.detector, gray[y0:y1, x0:x1], offset=(x0, y0)) if m.marker_id not in MAT_IDS]
+            crop = gray[y0:y1, x0:x1]
+            found = detect_markers(self.roi_detector, crop, offset=(x0, y0))
+            out += [m for m in found if m.marker_id not in MAT_IDS]
         return out
 
     @staticmethod
@@ -373,6 +372,20 @@ class VisionPipeline:
                 )
             )
         return out
+
+
+def _roi_detector() -> cv2.aruco.ArucoDetector:
+    """A marker detector for small crops around one marker-sized spot: two
+    threshold windows instead of three, and no minimum size relative to the
+    crop (a crop is mostly marker)."""
+    det = make_detector()
+    p = det.getDetectorParameters()
+    p.adaptiveThreshWinSizeMin = 7
+    p.adaptiveThreshWinSizeMax = 17
+    p.adaptiveThreshWinSizeStep = 10
+    p.minMarkerPerimeterRate = 0.1
+    det.setDetectorParameters(p)
+    return det
 
 
 def _on_mat(blob) -> bool:
