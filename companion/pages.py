@@ -53,7 +53,7 @@ def page_strings() -> dict[str, str]:
         "light_ok": _("good"), "light_dark": _("too dark"), "light_bright": _("too bright"),
         "light_glare": _("glare on the mat"), "light_flat": _("no contrast"),
         "light_numbers": _("brightness {brightness}, contrast {contrast}, glare {glare}%"),
-        "markers_which": _("Corner markers found: {which}"), "markers_none": _("no corner marker found"),
+        "markers_none": _("no corner marker found"),
         "corner_top-left": _("top left"), "corner_top-right": _("top right"),
         "corner_bottom-right": _("bottom right"), "corner_bottom-left": _("bottom left"),
         "fps": _("{fps} frames a second"), "camera_still": _("No new frames just now"), "mat_hidden": _("The mat is not seen: no camera image."),
