@@ -466,6 +466,12 @@ def answer(state: TFSState, seat: int, choice: str) -> Move | None:
     return move  # the engine judges it like any move (a wrong card is refused with its rule)
 
 
+def coin_lights(state: TFSState) -> dict[tuple[int, str], bool]:
+    """Where every aggression coin lies, as the LED coin board names its lights:
+    ``{(seat, "right"|"left"): True}`` (TFS-6.1; coins not named are dark)."""
+    return {(seat_of(arm), _ARM_WORD[arm[-1]]): True for arm in state.snapshot.coins}
+
+
 ADAPTER = FunctionAdapter(
     TFSState,
     layout=mat.layout,
