@@ -81,7 +81,7 @@ def play_scripted(server, table, script, url: str, seed: int, args, stop: thread
         demo.close()
     t = demo.tally
     print(f"=== DEMO === camera: {t.camera_moves} moves read, {t.entered_by_hand} entered on a phone after the "
-          f"camera asked; phones: {t.phone_moves} moves; illegal: {len(t.flagged)} of {len(t.illegal_tried)} "
+          f"camera asked, {getattr(t, 'sealed', 0)} sealed on a phone; phones: {t.phone_moves} moves; illegal: {len(t.flagged)} of {len(t.illegal_tried)} "
           f"flagged and put right; {t.frames} frames, {t.hands} with a hand over the mat", flush=True)
     return finished
 
@@ -137,7 +137,10 @@ def run(args) -> int:
 
     def new_table():
         if script is not None:
-            return server.create_table(TableSpec(game_id, script.variant, script.seats, deal=rng.randrange(1 << 30),
+            # A script may ask for a physical deal (hands shuffled at the table, unknown to the server).
+            deal = getattr(script, "deal", None)
+            deal = deal if deal is not None else rng.randrange(1 << 30)
+            return server.create_table(TableSpec(game_id, script.variant, script.seats, deal=deal,
                                                  options=script.options, demo=True))
         return server.create_table(TableSpec(game_id, args.variant, args.seats, deal=rng.randrange(1 << 30),
                                              demo=True))
