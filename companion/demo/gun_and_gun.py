@@ -158,12 +158,12 @@ def camera(state: State, move: Move, table: list[Placed]) -> list[Placed] | None
     if isinstance(move, SetResponse):
         return [*table, _at(FACE_DOWN, z + "response", RESPONSE_PLACES[len(p.responses) % 2])]
     if isinstance(move, ResolveFunction):
-        # The card goes from the function area onto the voltage pile (whose old top the demo lifts away
-        # first, so the camera is not left guessing about a card it can no longer see).
+        # The card goes from the function area to the voltage area, beside the pile's top (a card of the
+        # same name laid exactly on it would look like no change); the tidy-up puts it on the pile.
         name = _name(state, move.card)
         gone = next(x for x in table if x.zone == z + "function" and x.card == name)
-        rest = [x for x in table if x is not gone and x.zone != z + "voltage"]
-        return [*rest, _at(name, z + "voltage")]
+        rest = [x for x in table if x is not gone]
+        return [*rest, _at(name, z + "voltage", right=28.0, layer=1)]
     if isinstance(move, Respond):
         back = next(x for x in table if x.zone == z + "response")
         rest = [x for x in table if x is not back]

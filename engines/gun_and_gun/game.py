@@ -30,8 +30,6 @@ class GunAndGunGame(Game):
         starting life of both gunners (1 to the card set's 30; fewer for a short demonstration, ruling GG-R13)."""
         variant = variant or self.variants[0]
         self.validate_setup(seats, variant, deal)
-        if deal == PHYSICAL:
-            raise ValueError("ガンナガン cannot be played with a physical deal yet; use a seed")
         options = dict(options or {})
         unknown = set(options) - {"gunners", "life"}
         if unknown:
@@ -44,8 +42,11 @@ class GunAndGunGame(Game):
                 and all(isinstance(g, str) and g in CARD_SET.gunners for g in gunners)):
             raise ValueError(f"gunners must name {seats} of {', '.join(CARD_SET.gunners)}")
         table = build_table(CARD_SET, tuple(gunners))
-        state = STATES[variant](self, seats, variant, deal, new_snap(table, life), options)
+        physical = deal == PHYSICAL
+        state = STATES[variant](self, seats, variant, deal, new_snap(table, life, physical), options)
         state.table = table
+        if physical:  # the players shuffled by hand: no shuffle to draw, the opening hands are dealt (GG-P1)
+            state._s, _ = state._opening(state._s)
         return state
 
 

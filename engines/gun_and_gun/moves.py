@@ -117,5 +117,15 @@ class ResolveFunction(Move):
     double_edge: bool = False
 
 
+@dataclass(frozen=True)
+class Reveal(Move):
+    """Physical deal: name the unknown cards being turned up (GG-P3: a gun's cards loaded from its deck,
+    as it fires; GG-P4: the deck card ブレインハック revealed), in the order they lie."""
+
+    type: ClassVar[str] = "reveal"
+    seat: int
+    cards: tuple[str, ...]
+
+
 MOVE_TYPES: tuple[type[Move], ...] = (PlayAction, PlayFunction, SetResponse, Load, Shoot, UseSkill, Activate,
-                                      Respond, NoResponse, EndMain, ResolveFunction)
+                                      Respond, NoResponse, EndMain, ResolveFunction, Reveal)

@@ -29,6 +29,10 @@ def evolve(obj, **changes):
     return new
 
 
+UNKNOWN = "?"
+"""Physical deal (GG-P1): a card the engine has not seen, in a hand, a deck or a gun."""
+
+
 @dataclass(frozen=True)
 class Player:
     life: int
@@ -45,6 +49,9 @@ class Player:
     """対応 cards set face down."""
     functions: tuple[str, ...]
     """機能 cards played this turn, face up, waiting for the down phase."""
+    unseen: tuple[str, ...] = ()
+    """Physical deal (GG-P1): the copies of this seat's decks not yet seen anywhere; the hand and the
+    decks then hold only :data:`UNKNOWN` placeholders."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,9 @@ class Pending:
     card: str = ""
     source: str = ""
     hits: int = 0
+    gun: int = 0
+    """kind ``reveal`` (physical deal): the gun whose unknown loaded cards are turned up, or the deck
+    ブレインハック revealed from (GG-P3, GG-P4)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,8 @@ class Snap:
     reason: str
     de_last: Toss | None = None
     """The last ダブルエッジ toss of the game (shown until the next one)."""
+    physical: bool = False
+    """The players shuffled and dealt their own decks (GG-P1)."""
     played: tuple[str, ...] = ()
     """Action and function cards played (or activated) this turn: the table adapter expects only these
     to be still lying where they were played (docs/tables-keener-gun-and-gun.md, GG-T7)."""
@@ -139,13 +151,18 @@ def build_table(cards: CardSet, gunner_keys: tuple[str, ...]) -> Table:
     return Table(cards, gunners, ids, owner, tuple(decks))
 
 
-def new_snap(table: Table, life: int | None = None) -> Snap:
-    """The game before the shuffles; ``life``: the starting life (default the card set's, GG-1.1)."""
+def new_snap(table: Table, life: int | None = None, physical: bool = False) -> Snap:
+    """The game before the shuffles; ``life``: the starting life (default the card set's, GG-1.1).
+    ``physical``: the decks were shuffled by hand, so they hold placeholders and every copy is unseen."""
     players = tuple(
         Player(life or table.cards.life, (), table.decks[seat], ((), ()), (), (), (), ())
+        if not physical else
+        Player(life or table.cards.life, (), tuple((UNKNOWN,) * len(d) for d in table.decks[seat]), ((), ()),
+               (), (), (), (), tuple(c for d in table.decks[seat] for c in d))
         for seat in range(len(table.gunners))
     )
-    return Snap("setup", players, 0, 1, 0, False, (), False, (), (), False, (), None, 0, None, "")
+    return Snap("setup", players, 0, 1, 0, False, (), False, (), (), False, (), None,
+                2 * len(players) if physical else 0, None, "", physical=physical)
 
 
 # ---- JSON form (written by hand: the generic reflection of engines.core is ten times slower,
@@ -154,7 +171,7 @@ def new_snap(table: Table, life: int | None = None) -> Snap:
 def _player_json(p: Player) -> dict:
     return {"life": p.life, "hand": list(p.hand), "decks": [list(d) for d in p.decks],
             "loaded": [list(x) for x in p.loaded], "voltage": list(p.voltage), "trash": list(p.trash),
-            "responses": list(p.responses), "functions": list(p.functions)}
+            "responses": list(p.responses), "functions": list(p.functions), "unseen": list(p.unseen)}
 
 
 def _strings(value: object) -> tuple[str, ...]:
@@ -166,14 +183,14 @@ def _strings(value: object) -> tuple[str, ...]:
 def _player_from(data: dict) -> Player:
     return Player(int(data["life"]), _strings(data["hand"]), tuple(_strings(d) for d in data["decks"]),
                   tuple(_strings(x) for x in data["loaded"]), _strings(data["voltage"]), _strings(data["trash"]),
-                  _strings(data["responses"]), _strings(data["functions"]))
+                  _strings(data["responses"]), _strings(data["functions"]), _strings(data.get("unseen", [])))
 
 
 def snap_to_json(s: Snap) -> dict:
     pending = None
     if s.pending is not None:
         pending = {"kind": s.pending.kind, "seat": s.pending.seat, "card": s.pending.card,
-                   "source": s.pending.source, "hits": s.pending.hits}
+                   "source": s.pending.source, "hits": s.pending.hits, "gun": s.pending.gun}
     return {"phase": s.phase, "players": [_player_json(p) for p in s.players], "active": s.active,
             "next_regular": s.next_regular, "turn": s.turn, "extra": s.extra, "extra_turns": list(s.extra_turns),
             "de_used": s.de_used, "uses": list(s.uses), "shot": list(s.shot), "skill_used": s.skill_used,
@@ -182,19 +199,20 @@ def snap_to_json(s: Snap) -> dict:
             "de_last": None if s.de_last is None else {"declarer": s.de_last.declarer, "card": s.de_last.card,
                                                        "face": s.de_last.face, "resolver": s.de_last.resolver,
                                                        "times": s.de_last.times, "turn": s.de_last.turn},
-            "played": list(s.played)}
+            "played": list(s.played), "physical": s.physical}
 
 
 def snap_from_json(data: dict) -> Snap:
     raw = data["pending"]
     pending = None if raw is None else Pending(raw["kind"], int(raw["seat"]), raw["card"], raw["source"],
-                                               int(raw["hits"]))
+                                               int(raw["hits"]), int(raw.get("gun", 0)))
     return Snap(data["phase"], tuple(_player_from(p) for p in data["players"]), int(data["active"]),
                 int(data["next_regular"]), int(data["turn"]), bool(data["extra"]),
                 tuple(int(x) for x in data["extra_turns"]), bool(data["de_used"]), _strings(data["uses"]),
                 tuple(int(x) for x in data["shot"]), bool(data["skill_used"]), _strings(data["resolved_effects"]),
                 pending, int(data["shuffled"]), None if data["loser"] is None else int(data["loser"]),
-                str(data["reason"]), _toss_from(data.get("de_last")), _strings(data.get("played", [])))
+                str(data["reason"]), _toss_from(data.get("de_last")), bool(data.get("physical", False)),
+                _strings(data.get("played", [])))
 
 
 def _toss_from(raw: dict | None) -> Toss | None:

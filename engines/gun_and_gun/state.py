@@ -35,11 +35,13 @@ from engines.gun_and_gun.moves import (
     PlayFunction,
     ResolveFunction,
     Respond,
+    Reveal,
     SetResponse,
     Shoot,
     UseSkill,
 )
 from engines.gun_and_gun.snapshot import (
+    UNKNOWN,
     Pending,
     Player,
     Snap,
@@ -151,6 +153,9 @@ class GunAndGunState(State[Snap]):
         if pending is not None and pending.kind == "activate" and not isinstance(move, Activate):
             raise Reject("GG-4.6.2", f"resolve {table.card(pending.card).name} revealed by your skill first",
                          "send the activate move")
+        if pending is not None and pending.kind == "reveal" and not isinstance(move, Reveal):
+            raise Reject("GG-P3" if pending.source == "shot" else "GG-P4", "name the cards being turned up first",
+                         "send the reveal move")
         if pending is not None and pending.kind == "response" and not isinstance(move, Respond | NoResponse):
             raise Reject("GG-6.2", "a shot is waiting for the defender's response", "respond or pass")
         if isinstance(move, MAIN_MOVES) and s.phase != "main":
@@ -252,13 +257,52 @@ class GunAndGunState(State[Snap]):
         return None
 
     def _hand_card(self, p, card_id: str, kind: str, rule: str):
-        if card_id not in p.hand:
+        if self.snapshot.physical:
+            self._unseen_copy(p, card_id)
+        elif card_id not in p.hand:
             raise Reject(rule, f"{card_id} is not in your hand")
         card = self.table.card(card_id)
         if card.type != kind:
             raise Reject(rule, f"{card.name} is a {card.type} card, not a {kind} card",
                          "use the move for its card type")
         return card
+
+    def _unseen_copy(self, p, card_id: str) -> None:
+        """Physical deal (GG-P2): a card from the hand is one of the seat's copies not yet seen anywhere."""
+        if UNKNOWN not in p.hand:
+            raise Reject("GG-P2", "your hand is empty", "draw first")
+        if card_id not in p.unseen:
+            name = self.table.card(card_id).name if card_id in self.table.ids else card_id
+            raise Reject("GG-P2", f"{name} ({card_id}) is not a card of your decks that could still be in your "
+                         "hand: it is already seen elsewhere, or another player's", "check the card you played")
+
+    def _from_hand(self, s: Snap, p: Player, card_id: str) -> Player:
+        """The player without ``card_id`` in the hand (physical deal: one placeholder, one unseen copy)."""
+        if not s.physical:
+            return evolve(p, hand=tuple(c for c in p.hand if c != card_id))
+        hand = list(p.hand)
+        hand.remove(UNKNOWN)
+        return evolve(p, hand=tuple(hand), unseen=tuple(c for c in p.unseen if c != card_id))
+
+    def _check_reveal(self, s: Snap, p: Player, seat: int, move: Reveal) -> None:
+        pending = s.pending
+        if pending is None or pending.kind != "reveal":
+            raise Reject("GG-P3", "no unknown card is being turned up")
+        rule = "GG-P3" if pending.source == "shot" else "GG-P4"
+        owner = seat if pending.source == "shot" else rules.other(seat)
+        unknown = self._unknowns(s, pending)
+        cards = tuple(move.cards) if isinstance(move.cards, list | tuple) else ()
+        if len(cards) != unknown or len(set(cards)) != len(cards):
+            raise Reject(rule, f"name the {unknown} card(s) being turned up, each once")
+        for c in cards:
+            if c not in s.players[owner].unseen:
+                raise Reject(rule, f"{c} is not a card of seat {owner + 1}'s decks still unseen",
+                             "name the card that was turned up")
+
+    def _unknowns(self, s: Snap, pending: Pending) -> int:
+        if pending.source == "shot":
+            return s.players[pending.seat].loaded[pending.gun].count(UNKNOWN)
+        return 1
 
     def _gun(self, gun: int) -> None:
         if type(gun) is not int or gun not in (0, 1):
@@ -286,7 +330,7 @@ class GunAndGunState(State[Snap]):
         events: list[Event] = []
         if isinstance(move, PlayAction):
             card = table.card(move.card)
-            p = evolve(p, hand=tuple(c for c in p.hand if c != move.card))
+            p = self._from_hand(s, p, move.card)
             s = rules.set_player(s, seat, p)
             if card.once_per_turn:
                 s = evolve(s, uses=s.uses + (card.key,))
@@ -299,20 +343,22 @@ class GunAndGunState(State[Snap]):
             return self._resolve_or_declare(s, seat, move.card, "hand", move.double_edge, events)
         if isinstance(move, PlayFunction):
             card = table.card(move.card)
-            p = evolve(p, hand=tuple(c for c in p.hand if c != move.card), functions=p.functions + (move.card,))
+            p = evolve(self._from_hand(s, p, move.card), functions=p.functions + (move.card,))
             s = evolve(rules.set_player(s, seat, p), played=s.played + (move.card,))
             if card.once_per_turn:
                 s = evolve(s, uses=s.uses + (card.key,))
             s, more = rules.pay_cost(s, seat, move.card, card.cost)
             return s, [ev.CardPlayed(seat, move.card, card.name), *more]
         if isinstance(move, SetResponse):
-            p = evolve(p, hand=tuple(c for c in p.hand if c != move.card), responses=p.responses + (move.card,))
+            p = evolve(self._from_hand(s, p, move.card), responses=p.responses + (move.card,))
             return rules.set_player(s, seat, p), [ev.ResponseSet(seat)]
         if isinstance(move, Load):
-            p = evolve(p, hand=tuple(c for c in p.hand if c != move.card),
+            p = evolve(self._from_hand(s, p, move.card),
                         loaded=rules.with_gun(p.loaded, move.gun, p.loaded[move.gun] + (move.card,)))
             return rules.set_player(s, seat, p), [ev.Loaded(seat, move.gun, False)]
         if isinstance(move, Shoot):
+            if UNKNOWN in p.loaded[move.gun]:  # physical deal: cards loaded from the deck are turned up (GG-P3)
+                return evolve(s, pending=Pending("reveal", seat, source="shot", gun=move.gun)), []
             hits = rules.shot_hits(table, p, seat, move.gun)
             p = evolve(p, loaded=rules.with_gun(p.loaded, move.gun, ()), voltage=p.voltage + p.loaded[move.gun])
             s = evolve(rules.set_player(s, seat, p), shot=s.shot + (move.gun,))
@@ -345,11 +391,11 @@ class GunAndGunState(State[Snap]):
             o = s.players[opponent]
             top = o.decks[move.gun][0]
             s = rules.set_player(s, opponent, evolve(o, decks=rules.with_gun(o.decks, move.gun, o.decks[move.gun][1:])))
-            card = table.card(top)
-            events.append(ev.CardRevealed(opponent, top, card.name))
-            if card.type == "action":
-                return evolve(s, pending=Pending("activate", seat, top, "skill")), events
-            return rules.to_voltage(table, s, top), events
+            if top == UNKNOWN:  # physical deal: the user names the card turned up (GG-P4)
+                return evolve(s, pending=Pending("reveal", seat, source="skill", gun=move.gun)), events
+            return self._brain_hacked(s, seat, top, events)
+        if isinstance(move, Reveal):
+            return self._reveal(s, seat, tuple(move.cards))
         if isinstance(move, Activate):
             assert s.pending is not None
             card_id = s.pending.card
@@ -370,6 +416,31 @@ class GunAndGunState(State[Snap]):
             return self._resolve_or_declare(s, seat, move.card, "function", move.double_edge, events)
         raise Reject("CORE-1", f"{move.type} is not a move of this game")
 
+    def _brain_hacked(self, s: Snap, seat: int, top: str, events: list[Event]) -> rules.Result:
+        """GG-4.6.1: the revealed card waits to be activated if it is an action, else goes to the voltage area."""
+        card = self.table.card(top)
+        events = [*events, ev.CardRevealed(rules.other(seat), top, card.name)]
+        if card.type == "action":
+            return evolve(s, pending=Pending("activate", seat, top, "skill")), events
+        return rules.to_voltage(self.table, s, top), events
+
+    def _reveal(self, s: Snap, seat: int, cards: tuple[str, ...]) -> rules.Result:
+        """Physical deal: the named cards take the places of the unknown ones, then the shot or the skill goes on."""
+        pending = s.pending
+        assert pending is not None
+        s = evolve(s, pending=None)
+        if pending.source == "skill":
+            opponent = rules.other(seat)
+            o = s.players[opponent]
+            s = rules.set_player(s, opponent, evolve(o, unseen=tuple(c for c in o.unseen if c != cards[0])))
+            return self._brain_hacked(s, seat, cards[0], [])
+        p = s.players[seat]
+        names = iter(cards)
+        loaded = tuple(next(names) if c == UNKNOWN else c for c in p.loaded[pending.gun])
+        p = evolve(p, loaded=rules.with_gun(p.loaded, pending.gun, loaded),
+                   unseen=tuple(c for c in p.unseen if c not in cards))
+        return self._perform(rules.set_player(s, seat, p), Shoot(seat, pending.gun))
+
     def _resolve_or_declare(self, s: Snap, seat: int, card_id: str, source: str, declared: bool,
                             events: list[Event]) -> rules.Result:
         if declared:
@@ -381,7 +452,9 @@ class GunAndGunState(State[Snap]):
         return s, events + more
 
     # ---- listing legal moves ------------------------------------------------
-    def _legal_moves(self, s: Snap, seat: int) -> list[Move]:
+    def _legal_moves(self, s: Snap, seat: int) -> list[Move] | None:
+        if s.physical:
+            return None  # the hands are unknown: the moves cannot be listed (GG-P1)
         flags = (False, True) if self.offers_double_edge else (False,)
         pending = s.pending
         p = s.players[seat]
@@ -415,6 +488,8 @@ class GunAndGunState(State[Snap]):
 
     # ---- views --------------------------------------------------------------
     def _card_json(self, card_id: str) -> JSON:
+        if card_id == UNKNOWN:
+            return {"id": UNKNOWN, "name": UNKNOWN}
         return {"id": card_id, "name": self.table.card(card_id).name}
 
     def _view(self, s: Snap, seat: int | None) -> JSON:
@@ -442,9 +517,12 @@ class GunAndGunState(State[Snap]):
                 pending["card"] = self._card_json(s.pending.card)
             if s.pending.kind == "response":
                 pending["hits"] = s.pending.hits
+            if s.pending.kind == "reveal":
+                pending["gun"] = s.pending.gun
         view: JSON = {
             "phase": s.phase, "turn": s.turn, "active": s.active, "extra_turn": s.extra,
             "extra_turns_queued": list(s.extra_turns), "players": players, "pending": pending,
+            "physical": s.physical,
             "double_edge": {"offered": self.offers_double_edge, "declared_this_turn": s.de_used,
                             "last": self._toss_json(s)},
         }
@@ -452,7 +530,8 @@ class GunAndGunState(State[Snap]):
             p = s.players[seat]
             view["you"] = {
                 "seat": seat,
-                "hand": [self._card_json(c) for c in p.hand],
+                "hand": [self._card_json(c) for c in p.hand if c != UNKNOWN],
+                "hand_unknown": p.hand.count(UNKNOWN),
                 "responses": [self._card_json(c) for c in p.responses],
                 "loaded": [[self._card_json(c) for c in x] for x in p.loaded],
             }
@@ -476,6 +555,7 @@ class GunAndGunState(State[Snap]):
                 secret.update(p.responses)
                 for x in p.loaded:
                     secret.update(x)
+        secret.discard(UNKNOWN)
         return frozenset(secret)
 
     def _outcome(self, s: Snap) -> Outcome | None:
@@ -504,6 +584,7 @@ GunAndGunState._checks = {
     NoResponse: GunAndGunState._check_no_response,
     ResolveFunction: GunAndGunState._check_resolve_function,
     EndMain: GunAndGunState._check_end_main,
+    Reveal: GunAndGunState._check_reveal,
 }
 
 

@@ -50,6 +50,7 @@ from engines.core import (
 from engines.gun_and_gun import mat
 from engines.gun_and_gun.cards import CARD_SET, CardDef
 from engines.gun_and_gun.moves import Activate, Load, PlayAction, PlayFunction, ResolveFunction, Respond, SetResponse
+from engines.gun_and_gun.snapshot import UNKNOWN as UNKNOWN_CARD
 from engines.gun_and_gun.state import GunAndGunState
 
 PREFIX = "taught:"
@@ -231,6 +232,15 @@ def _copy_named(state: GunAndGunState, cards: Sequence[str], name: str) -> str |
     return next((c for c in cards if state.table.card(c).name == name), None)
 
 
+def _hand(state: GunAndGunState, seat: int) -> tuple[str, ...]:
+    """The copies the seat may take from its hand: its hand, or in a physical deal (GG-P1) every copy of
+    its decks not yet seen while it holds a card (the camera names the card; card conservation)."""
+    p = state.snapshot.players[seat]
+    if not state.snapshot.physical:
+        return p.hand
+    return p.unseen if UNKNOWN_CARD in p.hand else ()
+
+
 def _declarable(twin: GunAndGunState, move: PlayAction | ResolveFunction) -> bool:
     """Could ダブルエッジ be declared on this play now (the variant offers it and the engine would take it)?"""
     if not twin.offers_double_edge:
@@ -306,7 +316,7 @@ def _face_down(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat:
                          "face up, or take it back")
     else:
         return AdapterResult()  # decks and the trash
-    held = [c for c in p.hand if twin.table.card(c).type == kind]
+    held = [c for c in _hand(twin, seat) if twin.table.card(c).type == kind]
     by_name: dict[str, str] = {}
     for c in held:
         by_name.setdefault(twin.table.card(c).name, c)  # the first copy of each name
@@ -344,7 +354,7 @@ def _face_up(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat: i
         resolving = _copy_named(twin, p.functions, card.name)
         if resolving is not None and s.phase == "down":
             return _ask_or_play(twin, ResolveFunction(seat, resolving), f"put {card.name} back on your function area")
-        if _copy_named(twin, p.hand, card.name) is not None:
+        if _copy_named(twin, _hand(twin, seat), card.name) is not None:
             return _mismatch("GG-T2", f"{card.name} went from the hand straight to the voltage area; cards reach it "
                              "only by being used", back)
         return AdapterResult()  # fired or spent cards ahead of the phone's move: the restore check covers it
@@ -352,7 +362,7 @@ def _face_up(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat: i
         answering = _copy_named(twin, p.responses, card.name)
         if answering is not None:
             return _try(twin, Respond(seat, answering), f"turn {card.name} face down again")
-    held = _copy_named(twin, p.hand, card.name)
+    held = _copy_named(twin, _hand(twin, seat), card.name)
     if key == "response" and card.type == "response":
         return _mismatch("GG-T2", f"{card.name} is set face down: the opponent must not see it",
                          f"turn {card.name} face down in your response zone")
@@ -374,7 +384,7 @@ def answer(state: GunAndGunState, seat: int, choice: str) -> Move | None:
     The server applies it like any phone move, so the engine checks it.
     """
     head, _, rest = choice.partition(":")
-    hand = state.snapshot.players[seat].hand if 0 <= seat < len(state.snapshot.players) else ()
+    hand = _hand(state, seat) if 0 <= seat < len(state.snapshot.players) else ()
     if head in (DECLARE, DECLINE):
         kind, _, card = rest.partition(":")
         flag = head == DECLARE
@@ -406,7 +416,7 @@ def _waiting(state: GunAndGunState, table: TableSnapshot | None, seat: int) -> M
         e = expected(state)[zone]
         extra = _seen_names(table, zone) - _names(state, e.face_up) - _lacking(state, table, seat, zone)
         for name in extra:
-            held = _copy_named(state, p.hand, name)
+            held = _copy_named(state, _hand(state, seat), name)
             if held is not None and state.table.card(held).type == "action":
                 return PlayAction(seat, held, True)
     if s.phase == "down":
@@ -451,10 +461,11 @@ def button(state: GunAndGunState, seat: int | None, purpose: str, table: TableSn
                   "voltage area), then press the button while the phone asks")
 
 
-def manual_moves(state: GunAndGunState, seat: int) -> list[Move]:
-    """What a person may enter by hand for ``seat`` now (no camera): the engine's legal moves
-    (ガンナガン is always dealt by the engine here, so they can be listed)."""
-    return list(state.legal_moves(seat) or [])
+def manual_moves(state: GunAndGunState, seat: int) -> list[Move] | None:
+    """What a person may enter by hand for ``seat`` now (no camera): the engine's legal moves; None in a
+    physical deal, where the hands are unknown and the moves cannot be listed (GG-T8)."""
+    moves = state.legal_moves(seat)
+    return None if moves is None else list(moves)
 
 
 class GunAndGunAdapter(FunctionAdapter):
