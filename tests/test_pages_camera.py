@@ -84,8 +84,9 @@ def rendered_reader(game: str, seats: int, cards: list[tuple[str, str]], art, si
     renderer = Renderer(layout, art, lambda seat: float(facing(seats, seat)), *size, seed=3, max_tilt=4.0,
                         effects=False)
     reader = FrameReader.create(layout, game, frames=2)
+    reader.show = lambda more: reader.read(renderer.frame([Placed(card, zone) for card, zone in more]))
     for _ in range(frames):
-        reader.read(renderer.frame([Placed(card, zone) for card, zone in cards]))
+        reader.show(cards)
     return reader
 
 
@@ -135,6 +136,7 @@ def test_live_camera_view_outlines_and_calibration(server, browser):
                              standard_art)
     view = reader.view()
     assert view.jpeg is not None and view.calibration["markers_found"] == 4
+    assert isinstance(reader.status()["fps"], float) and reader.status()["frames"] == 3
     labels = {c["card"] for c in view.cards}
     assert {"QH", "face-down"} <= labels
     server.server.cameras[table.id] = reader
@@ -160,8 +162,15 @@ def test_live_camera_view_outlines_and_calibration(server, browser):
         cal = page.inner_text("#calibration")
         assert "Mat seen" in cal and "Markers found: 4 of 4" in cal
         assert "top left" in cal and "bottom right" in cal
-        assert "Light: good" in cal and "frames a second" in cal
+        assert "Light: good" in cal and "brightness" in cal
+        assert page.locator("#calibration li.fps").count() == 1  # the frame rate (or "no new frames just now")
         assert page.locator("#calibration li.markers.ok").count() == 1
+        # The view follows the camera: a card taken away, a new frame, the outlines of that frame.
+        first = page.get_attribute("#live", "data-frame")
+        reader.show([("QH", "s0.striker")])
+        page.wait_for_function(f"document.getElementById('live').dataset.frame !== '{first}'", timeout=15000)
+        drawn = page.eval_on_selector_all("#outlines g", "gs => gs.map(g => g.dataset.card)")
+        assert drawn == [c["card"] for c in reader.view().cards] and len(drawn) < len(view.cards)
 
         # The image only with the display key: not in the public status, not at camera.jpg without the key.
         with urllib.request.urlopen(f"{server.url}/t/{table.id}/status.json", timeout=5) as resp:
