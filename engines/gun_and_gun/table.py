@@ -42,6 +42,7 @@ from engines.core import (
     FunctionAdapter,
     Move,
     Question,
+    Reject,
     State,
     TableSnapshot,
     Verdict,
@@ -428,6 +429,10 @@ def _waiting(state: GunAndGunState, table: TableSnapshot | None, seat: int) -> M
     return None
 
 
+def _refusal(rule: str, message: str, fix: str | None = None) -> Verdict:
+    return Reject(rule, message, fix).verdict  # written as a Reject so scripts/engine_messages.py extracts it
+
+
 def button(state: GunAndGunState, seat: int | None, purpose: str, table: TableSnapshot | None = None) -> Move | Verdict | None:
     """The coin-toss board's button (GG-T9): the ダブルエッジ declaration of ``seat`` on the card it just
     put down, as the move to apply (the engine checks it); a refusal naming its rule when there is
@@ -438,25 +443,25 @@ def button(state: GunAndGunState, seat: int | None, purpose: str, table: TableSn
         return None
     s = state.snapshot
     if not state.offers_double_edge:
-        return Verdict.reject("GG-DE-1", "ダブルエッジ is not part of the standard rules",
+        return _refusal("GG-DE-1", "ダブルエッジ is not part of the standard rules",
                       "start the table with the double-edge variant")
     if s.phase not in ("main", "down") or state.outcome is not None:
-        return Verdict.reject("GG-T9", "there is no turn to declare ダブルエッジ in now")
+        return _refusal("GG-T9", "there is no turn to declare ダブルエッジ in now")
     if seat is None:
         seat = s.active
     if not 0 <= seat < len(s.players):
-        return Verdict.reject("GG-T9", f"there is no seat {seat + 1} at this table")
+        return _refusal("GG-T9", f"there is no seat {seat + 1} at this table")
     if seat != s.active:
-        return Verdict.reject("GG-DE-2", "only the player whose turn it is may declare ダブルエッジ", "wait for your turn")
+        return _refusal("GG-DE-2", "only the player whose turn it is may declare ダブルエッジ", "wait for your turn")
     if s.pending is not None and s.pending.kind == "coin":
-        return Verdict.reject("GG-DE-3", "ダブルエッジ was just declared: the coin is being tossed")
+        return _refusal("GG-DE-3", "ダブルエッジ was just declared: the coin is being tossed")
     move = _waiting(state, table, seat)
     if move is not None:
         return move
     if s.de_used:
-        return Verdict.reject("GG-DE-2", "ダブルエッジ was already declared this turn (once per turn, however many cards "
+        return _refusal("GG-DE-2", "ダブルエッジ was already declared this turn (once per turn, however many cards "
                       "you play)", "play the card without declaring")
-    return Verdict.reject("GG-T9", "no action or function card is waiting for a declaration",
+    return _refusal("GG-T9", "no action or function card is waiting for a declaration",
                   "put the action card on your action zone (in the down phase, move the function card to your "
                   "voltage area), then press the button while the phone asks")
 
