@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,8 @@ class Server:
     base_url: str | None
     devices: Any = None
     camera: Any = None
+    cameras: dict[str, Any] = field(default_factory=dict)
+    """Table id -> the camera watching it (a FrameReader or CameraLink): the table page's live view."""
 
     def create_table(self, spec: TableSpec, table_id: str | None = None):
         return self.hub.create(spec, table_id)
@@ -130,6 +132,8 @@ def create_app(config: Config | None = None) -> Flask:
         server.camera = CameraLink.open(
             config.camera, lambda changes, snap, ev: referee.call(referee.physical, changes, snap, ev), store,
             layout, game_id=first.game.id)
+        if server.camera is not None:
+            server.cameras[first.id] = server.camera
     return app
 
 

@@ -71,6 +71,7 @@ class Demo:
                                  max_tilt=script.max_tilt, pile_shown=script.pile_shown, effects=script.effects)
         self.reader = FrameReader.create(layout, script.game, frames=frames)
         self.reader.stability = ReplacedInPlace(self.reader.stability)
+        server.cameras[table.id] = self.reader  # the table page shows what this camera sees
         if getattr(script, "full_marker_scan", False):  # marked backs lie on no white paper (Keener's cloaks)
             self.reader.pipeline.full_marker_scan = True
         self.tally = Tally()
@@ -212,6 +213,7 @@ class Demo:
         self.tally.restored += 1
 
     def close(self) -> None:
+        self.server.cameras.pop(self.table.id, None)
         for phone in self.phones:
             try:
                 phone.close()
