@@ -195,6 +195,11 @@ class FrameReader:
         self.last = snapshot
         return (changes, snapshot) if changes else None
 
+    def to_mat(self) -> Any:
+        """The newest frame's image-to-mat homography (None when the mat is not seen): the evidence crop."""
+        shown = self.shown
+        return getattr(shown.result, "to_mat", None) if shown is not None else None
+
     def fps(self) -> float | None:
         """Frames read per second over the last 30 (0 when none came for 3 s, None before two)."""
         times = list(self._times)
@@ -302,7 +307,7 @@ class CameraLink:
                 continue
             if read is not None:
                 changes, snapshot = read
-                self.feed(changes, snapshot, evidence(self.store, frame.image))
+                self.feed(changes, snapshot, evidence(self.store, frame.image, self.reader.to_mat()))
 
     def close(self) -> None:
         self._stop.set()
@@ -310,13 +315,21 @@ class CameraLink:
         self._thread.join(2)
 
 
-def evidence(store: Any, image: Any) -> str | None:
-    """Keep ``image`` as the JPEG evidence of a change; its SHA-256 key, or None."""
-    try:
-        import cv2
+def evidence(store: Any, image: Any, to_mat: Any = None) -> str | None:
+    """Keep the mat in ``image``, straightened and cut at its edge, as the JPEG evidence of a change.
 
-        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        return store.put_evidence(jpeg.tobytes()) if ok else None
+    Only the mat is kept so that cards held in players' hands at the table edge
+    are never recorded or shown in a dispute.  Without a mat (``to_mat`` None,
+    vision's image-to-mat homography) there is no safe crop, so nothing is kept.
+    Returns the evidence's SHA-256 key, or None.
+    """
+    if to_mat is None:
+        return None
+    try:
+        from vision.evidence import evidence_jpeg
+
+        jpeg = evidence_jpeg(image, to_mat)
+        return store.put_evidence(jpeg) if jpeg else None
     except Exception:
         log.exception("could not keep the evidence frame")
         return None

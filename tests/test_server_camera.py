@@ -54,4 +54,10 @@ def test_rendered_scene_gives_stable_changes_with_evidence(tmp_path):
     assert {c.card for c in changes} <= {s.card for s in snapshot.sightings}
     data, mime = store.evidence(evidence)
     assert mime == "image/jpeg" and data[:2] == b"\xff\xd8"
+    # The evidence is the mat alone, straightened (594 x 420 mm): nothing beyond its edge, where hands are.
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert abs(image.shape[1] / image.shape[0] - 594 / 420) < 0.01, image.shape
     store.close()

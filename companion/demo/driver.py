@@ -95,7 +95,7 @@ class Demo:
             read = self.reader.read(image)
             if read is not None:
                 changes, snapshot = read
-                ev = evidence(self.server.store, image)
+                ev = evidence(self.server.store, image, self.reader.to_mat())
                 answers.append(self.referee.run(self.referee.physical, changes, snapshot, ev))
         return answers
 
