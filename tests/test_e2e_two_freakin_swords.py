@@ -23,8 +23,8 @@ from tests.support.server import thread_server
 
 pytest.importorskip("vision.pipeline")
 
-SEED_1V2 = 2
-RULES = ("TFS-7.3", "TFS-T3", "TFS-1.1", "TFS-7.4", "TFS-7.5", "TFS-7.6")
+SEED_1V2 = 7
+RULES = ("TFS-7.3", "TFS-T3", "TFS-7.4", "TFS-7.5", "TFS-7.6")
 
 
 def _board_matches(srv, table) -> bool | None:
@@ -106,7 +106,7 @@ def _fight(tmp_path, seats: int, variant: str, options: dict, seed: int, max_ill
 
 
 def test_a_duel_with_a_physical_deal_through_the_rendered_camera(tmp_path):
-    t, outcome, announcements, board, said = _fight(tmp_path, 2, "duel", {}, seed=4, max_illegal=6)
+    t, outcome, announcements, board, said = _fight(tmp_path, 2, "duel", {}, seed=5, max_illegal=6)
     lunges = [a for a in announcements if a.get("lunge_at")]
     assert lunges, announcements
     print(f"\nTFS e2e duel: {t.camera_moves} camera reveals, {t.phone_moves} phone moves (seals, announcements), "
@@ -124,3 +124,29 @@ def test_one_against_two_with_a_community_deck_and_the_third_coin_passed(tmp_pat
           f"on a phone, {len(t.flagged)} illegal flagged ({', '.join(v['rule'] for v in t.flagged)}), "
           f"{len(passes)} coin passes, {len(t.stray)} misreads refused, {t.frames} frames, "
           f"outcome {outcome.reason} {outcome.winners}, coin board {board}")
+
+
+def _coin_board_wired() -> bool:
+    from companion.devices_link import DeviceLink
+
+    return hasattr(DeviceLink, "show_coins")
+
+
+@pytest.mark.xfail(not _coin_board_wired(), strict=True,
+                   reason="the server does not drive the LED coin board yet (referee wiring asked for in #11)")
+def test_the_led_coin_board_follows_every_coin(tmp_path):
+    """Phone moves only (no camera): after every move the simulated coin board lights the engine's coins."""
+    import random
+
+    with thread_server(tmp_path, serial="sim") as srv:
+        table = srv.server.create_table(TableSpec("two-freakin-swords", "duel", 2, deal="physical"))
+        referee = srv.server.hub.referee(table.id)
+        rng = random.Random(1)
+        checked = 0
+        while not table.over and checked < 300:
+            seat = min(table.state.to_act())
+            move = rng.choice(table.state.legal_moves(seat))
+            assert referee.run(referee.play, seat, "phone", move.to_json())["ok"]
+            assert _board_matches(srv, table), (checked, table.state.snapshot.coins)
+            checked += 1
+        assert table.over

@@ -7,8 +7,7 @@ spot, its back showing its side (a marked back), and the card turned face up
 (``Reveal``, aggressors before defenders).  After each move the fighters tidy
 the mat to the engine's position (a finished turn's cards go to the discard
 pile).  Now and then a fighter breaks a rule at the table: a defender lays a
-card before the aggressors are down (TFS-7.3), a card laid face up (TFS-T3), a
-card of the wrong side laid where another was sealed (TFS-1.1), a card turned
+card before the aggressors are down (TFS-7.3), a card laid face up (TFS-T3), a card turned
 up early (TFS-7.4) or out of order (TFS-7.5), or the wrong card turned up
 (TFS-7.6).  The referee names the rule, the card goes back, the fight goes on.
 
@@ -202,13 +201,9 @@ def make_illegal(fighters: Fighters, chance: float):
                     options.append(Illegal((*base, Placed(hand[0], zone_of(arm))), ("TFS-T3",),
                                            f"seat {seat_of(arm) + 1} lays {hand[0]} face up"))
                     break
+        # (A sealed card swapped in place for one of the other side, TFS-1.1, is not scripted: vision's
+        # stability filter keeps the first back where a second one is laid in the same place at once.)
         sealed = [p for p in s.placements if p.card and not p.revealed]
-        for p in sealed:
-            other = "defending" if side_of(p.card) == "striking" else "striking"  # type: ignore[arg-type]
-            rest = [x for x in base if x.zone != zone_of(p.arm)]
-            options.append(Illegal((*rest, Placed(f"back:{other}", zone_of(p.arm))), ("TFS-1.1",),
-                                   f"seat {seat_of(p.arm) + 1} swaps the card at its arm for a {other} one"))
-            break
         if s.phase == "place-2":
             for p in sealed:
                 if p.arm in s.round1:
