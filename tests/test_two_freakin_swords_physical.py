@@ -186,3 +186,33 @@ def test_the_camera_side_of_a_physical_deal():
     state.apply(result.moves[0])
     assert state.snapshot.placement("0R").card == "fake#15"
     assert answer(state, 1, "strike") == Reveal(1, "R", "strike") and answer(state, 0, "strike") is None
+
+
+@pytest.mark.parametrize("seats, variant, options", [
+    (2, "duel", {}),
+    (3, "teams", {"teams": [[0], [1, 2]], "decks": "community"}),
+    (5, "free-for-all", {"decks": "community"}),
+])
+def test_random_physical_fights_end_with_every_card_in_one_place_and_nothing_leaked(seats, variant, options):
+    """TFS-14.1 to TFS-14.5 together: fights by the listed moves reach an outcome; every known card is in one
+    place and in its pile; no view shows a card hidden from its reader; hand counts stay those of the table."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = physical(seats, variant, **options)
+        f = state.fight
+        while state.outcome is None:
+            seat = rng.choice(sorted(state.to_act()))
+            state.apply(rng.choice(state.legal_moves(seat)))
+            s = state.snapshot
+            known = [c for c in (*s.in_play, *(c for d in s.discards for c in d)) if c != UNSEEN]
+            assert len(known) == len(set(known)), known
+            assert all(c in f.pools[f.pile_of_card(c)] for c in known)
+            assert {p.card for p in s.placements if p.card} <= set(s.in_play)
+            total = sum(map(len, s.hands)) + sum(map(len, s.decks)) + sum(map(len, s.discards)) + len(s.in_play)
+            everything = sum(map(len, f.pools))
+            assert total == everything or (not f.community and s.eliminated and total < everything), total
+            for reader in (None, *range(seats)):
+                hidden = state.hidden_from(reader)
+                assert UNSEEN not in hidden
+                view = str(state.view(reader))
+                assert not any(f"'{c}'" in view for c in hidden), reader

@@ -88,6 +88,7 @@ class TFSState(State[Snap]):
         for pl in s.placements:
             if pl.card and not pl.revealed and seat_of(pl.arm) != seat:
                 secret.add(pl.card)
+        secret.discard(UNSEEN)  # a physical deal's placeholder names no card
         return frozenset(secret)
 
     # ---- the end ---------------------------------------------------------
