@@ -28,10 +28,10 @@ def test_a_game_of_gun_and_gun_with_double_edge_through_the_rendered_camera(tmp_
 
     taught = gg.teach()  # into the user data directory, where the camera looks (here under tmp_path)
     assert taught is not None and len(taught) == 14
-    script = gg.script(life=12)
+    script = gg.script(life=15)
     with thread_server(tmp_path, serial="sim") as srv:
         table = srv.server.create_table(TableSpec(script.game, script.variant, 2, deal=5, options=script.options))
-        demo = Demo(srv.server, table, script, srv.url, seed=5, frames=2, say=print)
+        demo = Demo(srv.server, table, script, srv.url, seed=5, frames=1, say=print)
         watcher = Phone(srv.url)
         try:
             assert demo.reader.taught is not None and len(demo.reader.taught) == 14  # FrameReader loaded them
@@ -59,15 +59,15 @@ def test_a_game_of_gun_and_gun_with_double_edge_through_the_rendered_camera(tmp_
             # Declarations the rules forbid were refused with their rule ids.
             rules = [v.get("rule") for v in report.refused]
             assert "GG-DE-9.1" in rules, report.refused
-            if report.button_refusals:
-                assert report.button_refusals[0]["verdict"]["rule"] == "GG-DE-2"
-            assert "GG-DE-2" in rules or not report.button_refusals, report.refused
+            assert report.button_refusals and report.button_refusals[0]["verdict"]["rule"] == "GG-DE-2", report
+            assert all(r == "GG-DE-2" for r in rules if r != "GG-DE-9.1"), report.refused
             # Illegal physical plays were flagged with the rule and a fix.
             assert len(t.flagged) == len(t.illegal_tried), t
             for verdict in t.flagged:
                 assert verdict["rule"] in ("GG-T2", "GG-T4") and verdict["message"] and verdict["fix"]
-            # The camera read the plays; only a few were entered on the phone instead.
-            assert t.camera_moves >= 10 and t.entered_by_hand <= t.camera_moves // 3, t
+            # The camera read the plays; only a few were entered on the phone instead.  The game's length
+            # follows the shuffles (the server's secret fairness seed), so the bar is a share, not a count.
+            assert report.questions and t.camera_moves >= 5 and t.entered_by_hand <= t.camera_moves // 3, t
             print(f"\nガンナガン e2e: {t.camera_moves} camera moves, {t.phone_moves} phone moves, "
                   f"{t.entered_by_hand} entered on a phone, {report.questions} questions, "
                   f"{report.declared_by_button} declared by the button, {report.declared_by_phone} on the phone, "

@@ -64,23 +64,28 @@ def face_of(name: str) -> Any:
     return None if seed is None else card_face(seed)
 
 
-def teach(root: Path | None = None) -> Any:
-    """Teach every card of the set from one rendered phone photo of its stand-in, as a player does with
-    ``companion vision teach --game gun-and-gun --name NAME --type TYPE PHOTO``; saved where the camera
-    looks for them (``root`` or the user data directory).  Returns the registry."""
-    import cv2
-
-    from vision.feature_cards import load_taught, taught_dir, teach_photo
+def stand_ins() -> Any:
+    """Every card of the set taught from one rendered phone photo of its stand-in, as a player does with
+    ``companion vision teach --game gun-and-gun --name NAME --type TYPE PHOTO`` (the same steps: find the
+    card's outline, straighten it, keep its features), in memory.  The demo command sets it as its
+    camera's taught cards (``demo.reader.taught``) so a player's own taught cards are left alone."""
+    from vision.feature_cards import FeatureCards
     from vision.feature_scene import registration_photo
 
-    directory = root if root is not None else taught_dir(GAME)
-    directory.mkdir(parents=True, exist_ok=True)
+    registry = FeatureCards()
     for i, card in enumerate(CARD_SET.cards.values()):
-        photo = directory / f"photo-{i:02d}.jpg"
-        cv2.imwrite(str(photo), registration_photo(face_of(card.name), seed=i))
-        teach_photo(GAME, card.name, TYPE_JA[card.type], photo, root=directory)
-        photo.unlink()
-    return load_taught(GAME, root=directory)
+        registry.add(card.name, TYPE_JA[card.type], registration_photo(face_of(card.name), seed=i))
+    return registry
+
+
+def teach(root: Path | None = None) -> Any:
+    """:func:`stand_ins`, saved where the camera looks for the game's taught cards (``root`` or the user
+    data directory: the end-to-end test points it at a temporary one).  Returns the registry."""
+    from vision.feature_cards import taught_dir
+
+    registry = stand_ins()
+    registry.save(root if root is not None else taught_dir(GAME))
+    return registry
 
 
 # ---------------------------------------------------------------------------
@@ -143,7 +148,9 @@ def table_of(state: State) -> list[Placed]:
 
 
 def camera(state: State, move: Move, table: list[Placed]) -> list[Placed] | None:
-    """The mat (tidy, ``table``) after a player makes ``move`` by hand; None for a phone move."""
+    """The mat after a player makes ``move`` by hand on the tidy mat; None for a phone move.  (``table``,
+    what the camera last saw, is not used: the players tidy before each move, see :func:`tidy`.)"""
+    table = table_of(state)
     seat = getattr(move, "seat", 0)
     z = f"s{seat}."
     p = state.snapshot.players[seat]
@@ -158,12 +165,13 @@ def camera(state: State, move: Move, table: list[Placed]) -> list[Placed] | None
     if isinstance(move, SetResponse):
         return [*table, _at(FACE_DOWN, z + "response", RESPONSE_PLACES[len(p.responses) % 2])]
     if isinstance(move, ResolveFunction):
-        # The card goes from the function area to the voltage area, beside the pile's top (a card of the
-        # same name laid exactly on it would look like no change); the tidy-up puts it on the pile.
+        # The card goes from the function area onto the voltage pile.  (A card of the same name laid on
+        # the pile's top would look like no change, so :func:`run` has the player lift the top card aside
+        # first; a table that keeps it is read by the camera as a removal only, and the phone enters it.)
         name = _name(state, move.card)
         gone = next(x for x in table if x.zone == z + "function" and x.card == name)
-        rest = [x for x in table if x is not gone]
-        return [*rest, _at(name, z + "voltage", right=28.0, layer=1)]
+        rest = [x for x in table if x is not gone and x.zone != z + "voltage"]
+        return [*rest, _at(name, z + "voltage")]
     if isinstance(move, Respond):
         back = next(x for x in table if x.zone == z + "response")
         rest = [x for x in table if x is not back]
@@ -302,11 +310,9 @@ def run(demo: Any, toss_board: Any, watcher: Any, max_moves: int = 400) -> Repor
             tried.add("GG-DE-2")
             answer = demo.phone(seat, PlayAction(seat, move.card, True).to_json())
             report.refused.append(answer.get("verdict") or {})
-            before = len(demo.phones[seat].received("rejected"))
-            toss_board.press(0)
-            got = _wait(lambda phone=demo.phones[seat], n=before: phone.received("rejected")[n:])
-            report.button_refusals += list(got or [])
         after = camera(state, move, demo.physical)
+        if isinstance(move, ResolveFunction) and any(x.zone == f"s{seat}.voltage" for x in demo.physical):
+            demo.look([x for x in demo.physical if x.zone != f"s{seat}.voltage"])  # the pile's top lifted aside
         position = demo._position()
         if after is None:
             _phone(demo, seat, move)
@@ -355,6 +361,12 @@ def run(demo: Any, toss_board: Any, watcher: Any, max_moves: int = 400) -> Repor
                                               if e == "view" and d["seq"] >= n), None))
                 report.tosses.append({"declarer": seat, "arrow": arrow[-1]["data"] if arrow else None,
                                       "engine": last, "page": view["view"]["double_edge"]["last"] if view else None})
+                if not report.button_refusals and not table.over and state.snapshot.active == seat:
+                    # The button again in the same turn: a second declaration, refused to that seat (GG-DE-2).
+                    before = len(demo.phones[seat].received("rejected"))
+                    toss_board.press(0)
+                    got = _wait(lambda phone=demo.phones[seat], n=before: phone.received("rejected")[n:])
+                    report.button_refusals += list(got or [])
             continue
         # Which bullet or response: the name the player used.
         name = _name(state, move.card)  # type: ignore[attr-defined]
