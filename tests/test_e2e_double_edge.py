@@ -26,7 +26,8 @@ from tests.support.server import thread_server
 
 pytest.importorskip("vision.pipeline")
 
-SEED = 17
+SEED = 101
+"""The players' deck, their choices and the camera pose: a game of three rounds whichever way the coin falls."""
 
 
 def test_a_full_physical_game_through_the_rendered_camera(tmp_path):
@@ -52,6 +53,10 @@ def test_a_full_physical_game_through_the_rendered_camera(tmp_path):
             assert len({v["rule"] for v in t.flagged}) >= 2, t.flagged
             announced = [d["verdict"]["rule"] for d in demo.phones[-1].received("illegal")]
             assert all(v["rule"] in announced for v in t.flagged)
+            # The camera carried the face-up side of the game (a question answered on the phone counts: the
+            # camera saw the move and asked only what it could not read); the phones only sealed and confirmed.
+            seen = t.camera_moves + t.answered
+            assert seen >= 10 and t.entered_by_hand <= seen // 4, t
             print(f"\nDE e2e: {t.camera_moves} camera moves, {t.answered} asked by the camera and answered on a phone, "
                   f"{t.entered_by_hand} entered on a phone, {t.phone_moves} phone moves, {len(t.flagged)} illegal "
                   f"flagged ({', '.join(sorted({v['rule'] for v in t.flagged}))}), {len(t.stray)} misreads refused, "

@@ -174,7 +174,8 @@ def _pick(state: State, seat: int, rng: random.Random) -> Move:
         if actions and rng.random() < 0.5:
             mv = rng.choice(actions)
             if isinstance(mv, m.DiscardSupport):
-                return m.DiscardSupport(seat, mv.card, s.supports[seat])
+                # The Support as the camera sees it land (DE-15.4): named while it was still face down.
+                return m.DiscardSupport(seat, mv.card, None if s.support_up[seat] else s.supports[seat])
             return mv
         ends = [mv for mv in moves if mv.type not in ACTIONS]
         takes = [mv for mv in ends if mv.type in ("take-discard", "take-discards")]
@@ -207,7 +208,8 @@ def _illegal(players: Players):
             return Illegal((*table, Placed(theirs[0], f"s{other}.striker")), ("DE-T1",),
                            f"seat {other + 1} lays a Striker when it is not its turn")
         if s.strikers[seat] and mine and roll < 0.3:
-            return Illegal((*table, Placed(mine[0], f"s{seat}.striker")), ("DE-6.2", "DE-14.2"),
+            on_top = _top(table, f"s{seat}.striker") + 1
+            return Illegal((*table, Placed(mine[0], f"s{seat}.striker", on_top)), ("DE-6.2", "DE-14.2"),
                            f"seat {seat + 1} lays a second Striker")
         if s.strikers[seat] and s.supports[seat] is None and mine and roll < 0.45:
             return Illegal((*table, Placed(mine[0], f"s{seat}.support")), ("DE-T4",),
@@ -225,5 +227,5 @@ def script(max_rounds: int = 100, variant: str = "standard", seed: int = 1) -> S
     """The Double-Edge demo script; ``seed``: the players' own shuffle in a physical deal."""
     players = Players(seed)
     return Script("double-edge", variant, 2, {"max_rounds": max_rounds}, standard_art, table_of, camera,
-                  players.choose, _illegal(players), width=1280, height=720, pile_shown=1, effects=False,
+                  players.choose, _illegal(players), width=1920, height=1080, pile_shown=1, effects=False,
                   max_tilt=4.0)

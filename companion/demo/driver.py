@@ -138,6 +138,8 @@ class Demo:
                 before = self._position()
                 asked = len(self.phones[seat].received("question")) if seat is not None else 0
                 answers = self.look(after)
+                if self._position() is before and not self._questions(seat, asked):
+                    answers += self.look(after)  # the cards lie there for a while: the camera gets more frames
                 refused = [a for a in answers if not a.get("ok")]
                 self.tally.stray += [a.get("verdict") for a in refused]
                 if self._position() is before and self._answered(seat, move, asked):
@@ -176,11 +178,7 @@ class Demo:
             return False
         adapter = registry.adapter(self.script.game)
         phone = self.phones[seat]
-        for _ in range(10):  # the question travels over the socket: give it a moment
-            questions = phone.received("question")[asked:]
-            if questions:
-                break
-            time.sleep(0.05)
+        questions = self._questions(seat, asked)
         want = move.to_json()
         for question in reversed(questions):
             for choice in question.get("choices") or ():
@@ -190,12 +188,28 @@ class Demo:
                     return bool(answer and answer.get("ok"))
         return False
 
+    def _questions(self, seat: int | None, asked: int) -> list[JSON]:
+        """Questions ``seat``'s phone received after its first ``asked`` ones (waiting a moment for the socket)."""
+        if seat is None:
+            return []
+        for _ in range(8):
+            questions = self.phones[seat].received("question")[asked:]
+            if questions:
+                return questions
+            time.sleep(0.05)
+        return []
+
     def _illegal(self, bad) -> None:
         """Make the illegal move on the mat, hear the referee name the rule, put the table back."""
         keep = list(self.physical)
         self.tally.illegal_tried.append(bad.rules[0])
         self.say(f"illegal on purpose: {bad.what}")
         answers = self.look(list(bad.table))
+        for _ in range(2):  # the card lies there for a while: the camera gets more frames
+            if getattr(bad, "phone", None) is not None or any(
+                    not a.get("ok") and (a.get("verdict") or {}).get("rule") in bad.rules for a in answers):
+                break
+            answers += self.look(list(bad.table))
         if getattr(bad, "phone", None) is not None:  # the camera asks, the phone's answer is what breaks the rule
             answers.append(self.phone(*bad.phone))
         for a in answers:

@@ -8,6 +8,7 @@ and by a hand that passes now and then, as with a camera clamped over a table.
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -76,6 +77,10 @@ class Renderer:
                 off = (i - (n - 1) / 2) * step
                 spec = dict(self.art(p.card))
                 spec.update(cx=zone.x + zone.w / 2 + dx * off, cy=zone.y + zone.h / 2 + dy * off, angle=angle)
+                if zone.kind in ("stack", "spread") and n > 1:
+                    # Stacked by hand: each card a little askew (no real stack is squared to the millimetre).
+                    side, turn = _askew(p)
+                    spec.update(cx=spec["cx"] + dy * side, cy=spec["cy"] - dx * side, angle=(angle + turn) % 360)
                 if p.x is not None and p.y is not None:
                     spec.update(cx=p.x, cy=p.y)
                 if p.angle is not None:
@@ -133,6 +138,12 @@ def taught_art(face_of: Callable[[str], np.ndarray | None]) -> Callable[[str], d
         return {"kind": "back"} if face is None else {"kind": "image", "face": face}
 
     return art
+
+
+def _askew(p: Placed) -> tuple[float, float]:
+    """A hand-stacked card's sideways slip (mm, within 2) and turn (degrees, within 2), the same every frame."""
+    h = zlib.crc32(f"{p.card}|{p.zone}|{p.layer}".encode())
+    return ((h & 0xFFFF) / 0xFFFF * 4 - 2, (h >> 16) / 0xFFFF * 4 - 2)
 
 
 def standard_art(card: str) -> dict:

@@ -441,8 +441,9 @@ def _turn(state: DoubleEdgeState, table: TableSnapshot, questions: list[Question
             if len(pile) >= 2:
                 moves.append(m.DiscardSupport(seat, pile[1].card, pile[0].card))
             elif len(pile) == 1:
+                # A squared pile shows only its top card: the one under the Support is the player's to name.
                 questions.append(Question(seat, f"Which card did you discard before the Support ({pile[0].card})?",
-                                          tuple(s.hands[seat])))
+                                          tuple(c for c in card_choices(state, seat) if owner_of_ace(c) is None)))
                 return AdapterResult(questions=tuple(questions))
             else:
                 return _mismatch("DE-T5", "the Support left the table without reaching the discard pile",
