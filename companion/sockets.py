@@ -120,15 +120,18 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
         if table_id not in session.hosts:
             raise Refused("unauthorised", _("Only the host may do that; enter the host PIN first."))
 
-    def leave(session: Session) -> None:
-        """A socket joins one table at a time: leave the old rooms on a new join."""
+    def leave(session: Session, tell: bool = True) -> None:
+        """A socket joins one table at a time: leave the old rooms on a new join.
+
+        ``tell=False``: the hosting process already moved the socket (a remote rejoin at the same table).
+        """
         if session.table is None:
             return
         table = hub.table(session.table)
         if session.role == "seat" and session.seat is not None:
             if table is not None:
                 table.seat(session.seat).sids.discard(session.sid)
-            elif hub.relay is not None:
+            elif hub.relay is not None and tell:
                 hub.relay.tell(session.table, "leave", sock=hub.relay.key(session.sid))
             leave_room(room_seat(session.table, session.seat))
         for room in (room_public(session.table), room_display(session.table)):
@@ -150,7 +153,7 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
                                        code=msg.code, name=msg.name, lang=msg.lang or session.language)
                 if not answer.get("ok"):
                     raise Refused(answer.get("code", "refused"), answer.get("message", ""))
-                leave(session)
+                leave(session, tell=session.table != msg.table)  # the host moved it between its own seats
                 if msg.lang:
                     session.language = msg.lang
                 session.table, session.seat, session.role = msg.table, answer["seat"], "seat"

@@ -104,6 +104,7 @@ def test_a_seat_joins_and_plays_through_the_process_that_does_not_host_it(two_pr
     assert remote.call("join", {"table": table_id, "token": "x" * 32})["code"] == "refused"
     joined = remote.call("join", {"table": table_id, "token": tokens[1]})
     assert joined["ok"] and joined["seat"] == 1 and len(joined["view"]["hand"]) > 0
+    assert remote.call("join", {"table": table_id, "token": tokens[1]})["seat"] == 1  # joining again keeps it
     local = phone(a)
     hand_a = local.call("join", {"table": table_id, "token": tokens[0]})["view"]["hand"]
     assert local.call("play", {"table": table_id, "move": {"type": "pick", "card": hand_a[0]}})["ok"]
