@@ -69,6 +69,8 @@ class Referee:
         self.on_over = on_over
         self.on_reopen: Callable[[Table], None] | None = None
         """Called when a rollback takes a finished game back into play (the hub forgets its match)."""
+        self._moves_json: dict[Any, JSON] = {}
+        """Move -> its JSON, for :meth:`moves_of` (moves are frozen dataclasses; equal moves, equal JSON)."""
         self.redactions = 0
         """How many messages needed :meth:`guarded` (an engine leaking into a view or an event)."""
         self.languages: dict[int | None, str] = {}
@@ -185,7 +187,21 @@ class Referee:
         if self.table.paused is not None or seat not in state.to_act():
             return []
         moves = state.legal_moves(seat)
-        return None if moves is None else [m.to_json() for m in moves[:MAX_LISTED]]
+        return None if moves is None else [self._move_json(m) for m in moves[:MAX_LISTED]]
+
+    def _move_json(self, move: Any) -> JSON:
+        """``move.to_json()``, remembered: a seat is offered mostly the same moves publish after publish,
+        and turning hundreds of them into JSON each time was the largest cost of a publish."""
+        try:
+            return self._moves_json[move]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable move: nothing to remember it by
+            return move.to_json()
+        if len(self._moves_json) >= 4 * MAX_LISTED * max(1, len(self.table.seats)):
+            self._moves_json.clear()
+        out = self._moves_json[move] = move.to_json()
+        return out
 
     def send_view(self, sid: str, seat: int | None) -> JSON:
         """One socket's full view now (a join or rejoin), as the answer to it."""
