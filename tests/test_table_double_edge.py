@@ -15,7 +15,7 @@ import random
 import pytest
 
 from companion.camera import diff
-from engines.core import FACE_DOWN, ChanceMove, Sighting, TableSnapshot
+from engines.core import FACE_DOWN, UNKNOWN, ChanceMove, Sighting, TableSnapshot
 from engines.double_edge import GAME
 from engines.double_edge import moves as m
 from engines.double_edge.table import ADAPTER, card_choices, expected, manual_moves
@@ -460,3 +460,69 @@ def test_an_ace_left_on_the_indicator_zone_after_the_action_turn_is_catching_up_
     other = 1 - seat
     assert_refused(state, table, plus(table, Sighting(FACE_DOWN, f"s{other}.support", 0, 0)),
                    "DE-6.4")
+
+
+# ---------------------------------------------------------------- unsure camera: ask, never guess
+
+
+def test_a_base_partly_read_is_asked_of_its_owner_and_the_answer_is_the_reveal():
+    state = physical_bases()
+    before = table_of(state)
+    # The middle card's corner is unreadable: two of three read, the third an unknown card.
+    partial = (Sighting("2H", "s0.base", 0, 0, layer=2), Sighting(UNKNOWN, "s0.base", 0, 0, layer=1),
+               Sighting("6H", "s0.base", 0, 0, layer=0))
+    result = interpret(state, before, plus(minus(before, "s0.base"), *partial))
+    assert result.moves == () and result.mismatch is None
+    (question,) = [q for q in result.questions if q.seat == 0]
+    # Only the sealed cards' orders that keep a pattern and put 2H above 6H, as read.
+    assert "2H-4D-6H" in question.choices and all(c.index("2H") < c.index("6H") for c in question.choices)
+    move = ADAPTER.answer(state, 0, "2H-4D-6H")
+    assert move == m.Reveal(0, "base", ("2H", "4D", "6H"))
+    state.apply(move)
+    # A card read that was never sealed is refused at once, even before the rest is read.
+    strange = plus(minus(before, "s1.base"), Sighting("9D", "s1.base", 0, 0, layer=2))
+    assert interpret(state, before, strange).mismatch.rule == "DE-15.4"
+
+
+def test_an_unreadable_indicator_or_striker_is_asked_and_answered():
+    state = physical_bases()
+    state.apply(m.Reveal(0, "base", ("2H", "4D", "6H")))
+    state.apply(m.Reveal(1, "base", ("3C", "5S", "7C")))
+    state.apply(ChanceMove((0,)))
+    before = table_of(state)
+    blur = plus(before, Sighting(UNKNOWN, "s0.striker", 0, 0))
+    result = interpret(state, before, blur)
+    assert result.moves == () and result.questions[0].seat == 0 and "QH" in result.questions[0].choices
+    assert "AH" not in result.questions[0].choices  # an ace is never a Striker (DE-2.4)
+    assert ADAPTER.answer(state, 0, "QH") == m.PlayStriker(0, "QH")
+    assert ADAPTER.answer(state, 1, "QH") is None  # not seat 2's turn
+    state.apply(m.PlayStriker(0, "QH"))
+    state.apply(m.Draw(0))
+    state.apply(m.EndTurn(1))
+    state.apply(m.Indicate(0, "AS"))
+    state.apply(m.Indicate(1, "9C"))
+    before = table_of(state)
+    after = plus(minus(before, "s0.indicator"), Sighting(UNKNOWN, "s0.indicator", 0, 0))
+    after = plus(minus(after, "s1.indicator"), Sighting("9C", "s1.indicator", 0, 0, confidence=0.4))
+    result = interpret(state, before, after)
+    assert result.moves == () and {q.seat for q in result.questions} == {0, 1}
+    assert all(q.choices for q in result.questions)
+    assert ADAPTER.answer(state, 0, "AS") == m.Reveal(0, "indicator", ("AS",))
+    assert ADAPTER.answer(state, 0, "nonsense") is None
+
+
+def test_a_support_discarded_on_a_squared_pile_asks_for_the_card_under_it():
+    state = physical_bases()
+    state.apply(m.Reveal(0, "base", ("2H", "4D", "6H")))
+    state.apply(m.Reveal(1, "base", ("3C", "5S", "7C")))
+    state.apply(ChanceMove((0,)))
+    state.apply(m.PlayStriker(0, "QH"))
+    state.apply(m.PlaySupport(0, "8S"))
+    before = table_of(state)
+    # The pile is squared: only the Support, on top, shows.
+    after = plus(minus(before, "s0.support"), Sighting("8S", "s0.discard", 0, 0))
+    result = interpret(state, before, after)
+    assert result.moves == () and "8S" in result.questions[0].prompt and "JD" in result.questions[0].choices
+    assert ADAPTER.answer(state, 0, "JD") == m.DiscardSupport(0, "JD", "8S")
+    state.apply(ADAPTER.answer(state, 0, "JD"))
+    assert state.snapshot.discards[0] == ("JD", "8S")
