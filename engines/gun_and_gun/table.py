@@ -339,9 +339,12 @@ def _face_up(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat: i
     s = twin.snapshot
     p = s.players[seat]
     e = expected(twin)[ch.zone]
-    if key == "voltage" and ch.kind == "moved" and ch.from_zone == f"s{seat}.function" and s.phase == "down":
+    if (key == "voltage" and ch.kind == "moved" and ch.from_zone == f"s{seat}.function" and s.phase == "down"
+            and _seen_names(table, ch.from_zone)[card.name] < _names(twin, p.functions)[card.name]):
         resolving = _copy_named(twin, p.functions, card.name)
-        if resolving is not None:  # unambiguous whatever the voltage area shows: the card resolves
+        if resolving is not None:
+            # The function area now shows fewer of them than the engine holds: one left it, so it resolves,
+            # however many cards of that name the voltage area shows (a pile shows only its top).
             return _ask_or_play(twin, ResolveFunction(seat, resolving), f"put {card.name} back on your function area")
     accounted = _names(twin, e.face_up)[card.name]
     if key in ("action", "function"):
