@@ -167,7 +167,8 @@ def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, 
     if n < 3:
         return []
     # contour index of each vertex (approxPolyDP keeps original points, in order)
-    idx = [int(np.argmin(np.abs(cp - v).sum(axis=1))) for v in approx]
+    d = np.abs(cp[None, :, 0] - approx[:, None, 0]) + np.abs(cp[None, :, 1] - approx[:, None, 1])
+    idx = d.argmin(axis=1).tolist()
     orient = np.sign(cv2.contourArea(cp.reshape(-1, 1, 2), oriented=True))
     lo, hi = (72, 108) if metric else (55, 125)
     lengths = np.linalg.norm(np.roll(approx, -1, axis=0) - approx, axis=1)

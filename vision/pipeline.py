@@ -232,6 +232,10 @@ class VisionPipeline:
         sizes = np.linalg.norm(bottoms - tops, axis=1)
         ok = (sizes > 2.5) & (sizes < 12) & (stats[1:, 4] >= 4)
         centres = centres[ok]
+        # each spot's box extents along the image axes, in plane mm
+        x, y, bw, bh = (stats[1:, k][ok].astype(np.float32) for k in range(4))
+        p0, p1, p2 = (plane.to_plane(np.c_[x + dx, y + dy]) for dx, dy in ((0, 0), (bw, 0), (0, bh)))
+        spot_ext = np.c_[np.linalg.norm(p1 - p0, axis=1), np.linalg.norm(p2 - p0, axis=1)]
         known = [p for p, *_ in reads]
         out: list[_Found] = []
         # the opposite corner of every card read: its second index (the card
@@ -251,8 +255,15 @@ class VisionPipeline:
             if u[0] * v[1] - u[1] * v[0] < 0:  # the patch was mirrored
                 cx = PATCH_W - cx
             ou, ov = cx / PATCH_PPM, (y + h / 2) / PATCH_PPM
-            for c in centres:
-                if tried >= 40 or np.hypot(*(c - point)) > 160:
+            # same deck, same orientation: a rank glyph as tall as this one, as
+            # wide as any rank (or one glyph of a "10"); pips, suits and picture
+            # parts of other sizes are not tried
+            gh = h / PATCH_PPM
+            au, av = np.abs(u), np.abs(v)
+            lo = 0.75 * (au * 0.25 * gh + av * gh) - 1.0
+            hi = 1.3 * (au * 1.4 * gh + av * gh) + 1.0
+            for c, ext in zip(centres, spot_ext, strict=True):
+                if tried >= 40 or np.any(ext < lo) or np.any(ext > hi) or np.hypot(*(c - point)) > 160:
                     continue
                 corner = c - ou * u - ov * v
                 if np.min(np.hypot(*(np.asarray(known) - corner).T)) < 8:

@@ -1,0 +1,94 @@
+"""The corner-index glyph classifier: a small neural network (one hidden
+layer) for the rank and one for the suit, run in numpy.
+
+Trained by :mod:`vision.glyph_train` on corner indices drawn in random deck
+designs and photographed by a simulated camera; the weights ship as
+``glyph_model.npz`` next to this file.  It returns probabilities, so the
+reader can refuse to read when the network is unsure (never guess)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .glyphs import RANKS, SUITS
+
+MODEL_PATH = Path(__file__).with_name("glyph_model.npz")
+#: "0" and "1" alone are half a "10": recognised so that they are not read.
+RANK_CLASSES = (*RANKS, "0", "1")
+SUIT_CLASSES = SUITS
+FEAT_W, FEAT_H = 16, 20
+
+
+def glyph_features(ink: np.ndarray) -> np.ndarray:
+    """A glyph's grey ink, cropped to its box -> features: the ink resized to
+    16 x 20, zero mean, unit length (so contrast does not matter), and the
+    logarithm of the box's aspect ratio (which the resize throws away)."""
+    ink = ink.astype(np.float32)
+    f = cv2.resize(ink, (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA).ravel()
+    f -= f.mean()
+    n = float(np.sqrt(np.dot(f, f)))
+    f = f / n if n > 1e-6 else f
+    aspect = np.log(max(ink.shape[1], 1) / max(ink.shape[0], 1))
+    return np.append(f, np.float32(aspect)).astype(np.float32)
+
+
+class _Net:
+    def __init__(self, W1, b1, W2, b2) -> None:
+        self.W1, self.b1, self.W2, self.b2 = W1, b1, W2, b2
+
+    def probs(self, x: np.ndarray) -> np.ndarray:
+        # einsum, not BLAS: a threaded BLAS on a busy machine is far slower here
+        h = np.maximum(np.einsum("i,ij->j", x, self.W1) + self.b1, 0)
+        z = np.einsum("i,ij->j", h, self.W2) + self.b2
+        z = np.exp(z - z.max())
+        return z / z.sum()
+
+
+@functools.cache
+def _nets() -> tuple[_Net, _Net] | None:
+    if not MODEL_PATH.exists():
+        return None
+    d = np.load(MODEL_PATH)
+    return (
+        _Net(d["rank_W1"], d["rank_b1"], d["rank_W2"], d["rank_b2"]),
+        _Net(d["suit_W1"], d["suit_b1"], d["suit_W2"], d["suit_b2"]),
+    )
+
+
+def available() -> bool:
+    """True when the trained weights are present."""
+    return _nets() is not None
+
+
+def classify_rank(ink: np.ndarray) -> tuple[str, float, float]:
+    """(rank class, probability, probability of the runner-up)."""
+    return _top(_nets()[0].probs(glyph_features(ink)), RANK_CLASSES)
+
+
+def classify_suit(ink: np.ndarray, red: bool | None) -> tuple[str, float, float]:
+    """(suit, probability, runner-up probability) among the suits of the ink's
+    colour when it is known.  Not renormalised: a shape the network takes for
+    the other colour keeps a low probability, and is not read."""
+    p = _nets()[1].probs(glyph_features(ink))
+    if red is not None:
+        p = p * np.array([(s in ("hearts", "diamonds")) == red for s in SUIT_CLASSES], np.float32)
+    return _top(p, SUIT_CLASSES)
+
+
+def rank_probability(ink: np.ndarray, rank: str) -> float:
+    """The network's probability that the glyph is ``rank``."""
+    return float(_nets()[0].probs(glyph_features(ink))[RANK_CLASSES.index(rank)])
+
+
+def suit_probability(ink: np.ndarray, suit: str) -> float:
+    """The network's probability that the glyph is ``suit``."""
+    return float(_nets()[1].probs(glyph_features(ink))[SUIT_CLASSES.index(suit)])
+
+
+def _top(p: np.ndarray, names) -> tuple[str, float, float]:
+    order = np.argsort(-p)
+    return names[order[0]], float(p[order[0]]), float(p[order[1]])
