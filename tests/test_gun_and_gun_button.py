@@ -126,3 +126,28 @@ def test_companion_buttons_finds_the_seat_and_the_move_or_the_refusal():
     assert press(table, {"button": 0, "seat": 7, "for": "coin-toss"}) is None  # no such seat here
     toy = SimpleNamespace(game=SimpleNamespace(id="double-side-play"), state=state, seats=[0, 1])
     assert press(toy, {"button": 0, "seat": 0, "for": "coin-toss"}) is None  # a game without buttons
+
+
+def test_a_function_card_moved_to_the_voltage_area_resolves():
+    """GG-T1: a function card moved from the function area to the voltage area in the down phase."""
+    from engines.core import ZoneChange
+    from engines.gun_and_gun.table import interpret
+
+    for s in range(300):
+        state = started(seed=s)
+        seat = state.snapshot.active
+        functions = [c for c in state.snapshot.players[seat].hand
+                     if state.table.card(c).type == "function" and state.check(PlayFunction(seat, c)).ok]
+        if not functions:
+            continue
+        state.apply(PlayFunction(seat, functions[0]))
+        state.apply(EndMain(seat))
+        if state.snapshot.phase != "down":
+            continue
+        name = sighting_of(state, functions[0])
+        moved = ZoneChange("moved", name, f"s{seat}.voltage", from_zone=f"s{seat}.function")
+        left = TableSnapshot((Sighting(name, f"s{seat}.voltage", 300.0, 360.0),))
+        result = interpret(state, [moved], left)
+        assert result.questions or result.moves == (ResolveFunction(seat, functions[0]),)
+        return
+    pytest.fail("no seed deals a function card to resolve")
