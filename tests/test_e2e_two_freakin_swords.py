@@ -88,7 +88,9 @@ def _fight(tmp_path, seats: int, variant: str, options: dict, seed: int, max_ill
             seals = [e for e in record if e["move"]["type"] == "place" and e.get("source") == "phone"]
             announcements = [e["move"] for e in record if e["move"]["type"] == "announce"]
             # (a reveal the camera read late, during the next look, counts in the record, not in the tally)
-            assert len(by_camera) >= t.camera_moves and seals and t.entered_by_hand <= t.camera_moves // 4, t
+            assert len(by_camera) >= t.camera_moves and t.entered_by_hand <= t.camera_moves // 4, t
+            # Each card was seen laid face down first, and then sealed on the phone (asked by the referee).
+            assert seals and t.sealed + t.answered >= len(seals) // 2, t
             # The character sheets: a win adds a point, a defeat destroys the sheet.
             store = srv.server.store
             for seat, character in enumerate(characters):
@@ -109,7 +111,8 @@ def test_a_duel_with_a_physical_deal_through_the_rendered_camera(tmp_path):
     t, outcome, announcements, board, said = _fight(tmp_path, 2, "duel", {}, seed=5, max_illegal=6)
     lunges = [a for a in announcements if a.get("lunge_at")]
     assert lunges, announcements
-    print(f"\nTFS e2e duel: {t.camera_moves} camera reveals, {t.phone_moves} phone moves (seals, announcements), "
+    print(f"\nTFS e2e duel: {t.camera_moves} camera reveals, {t.sealed + t.answered} cards seen laid and sealed "
+          f"on the phone, {t.phone_moves} other phone moves (announcements, empty arms), "
           f"{t.entered_by_hand} entered on a phone, {len(t.flagged)} illegal flagged "
           f"({', '.join(v['rule'] for v in t.flagged)}), {len(lunges)} lunges, {len(t.stray)} misreads refused, "
           f"{t.frames} frames, outcome {outcome.reason}, coin board {board}")
@@ -120,7 +123,8 @@ def test_one_against_two_with_a_community_deck_and_the_third_coin_passed(tmp_pat
                                                     seed=SEED_1V2, max_illegal=4)
     passes = [a for a in announcements if a.get("pass_arm")]
     assert passes and all(a["seat"] in (1, 2) for a in passes), announcements
-    print(f"\nTFS e2e 1v2: {t.camera_moves} camera reveals, {t.phone_moves} phone moves, {t.entered_by_hand} entered "
+    print(f"\nTFS e2e 1v2: {t.camera_moves} camera reveals, {t.sealed + t.answered} cards seen laid and sealed on "
+          f"the phone, {t.phone_moves} other phone moves, {t.entered_by_hand} entered "
           f"on a phone, {len(t.flagged)} illegal flagged ({', '.join(v['rule'] for v in t.flagged)}), "
           f"{len(passes)} coin passes, {len(t.stray)} misreads refused, {t.frames} frames, "
           f"outcome {outcome.reason} {outcome.winners}, coin board {board}")

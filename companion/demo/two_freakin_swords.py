@@ -2,9 +2,10 @@
 
 What the phones do: opening hands, announcements (lunges, a 1v2 coin pass),
 and the seal of every placed card (``Place``, with the counters of an arm under
-a lunge).  What the camera sees: each sealed card lying face down on its arm
-spot, its back showing its side (a marked back), and the card turned face up
-(``Reveal``, aggressors before defenders).  After each move the fighters tidy
+a lunge).  What the camera sees: each card laid face down on its arm spot, its
+back showing its side (a marked back), whereupon the referee asks the seat to
+seal it and the phone does (the driver's ``sealed`` moves), and the card
+turned face up (``Reveal``, aggressors before defenders).  After each move the fighters tidy
 the mat to the engine's position (a finished turn's cards go to the discard
 pile).  Now and then a fighter breaks a rule at the table: a defender lays a
 card before the aggressors are down (TFS-7.3), a card laid face up (TFS-T3), a card turned
@@ -55,7 +56,11 @@ def table_of(state: State) -> list[Placed]:
 
 
 def camera(state: State, move: Move, table: list[Placed]) -> list[Placed] | None:
-    """A card turned up where its back lay; everything else is a phone move."""
+    """A card laid face down on its arm spot (the camera sees its side and asks the seat to seal it; the
+    phone's seal completes the move), or a card turned up where its back lay; the rest is on the phones."""
+    if isinstance(move, Place) and move.card is not None:
+        zone = zone_of(f"{move.seat}{move.arm}")
+        return [p for p in table if p.zone != zone] + [Placed(_back(move.card), zone)]
     if not isinstance(move, Reveal):
         return None
     arm = f"{move.seat}{move.arm}"
@@ -238,5 +243,7 @@ def script(seats: int = 2, variant: str = "duel", options: dict | None = None, s
            illegal_chance: float = 0.12) -> Script:
     """The demo's fight (a seeded or a physical deal: the table says which)."""
     fighters = Fighters(seed)
-    return Script(GAME, variant, seats, dict(options or {}), printed_art(GAME, printed.index_of), table_of, camera,
-                  fighters.choose, make_illegal(fighters, illegal_chance))
+    out = Script(GAME, variant, seats, dict(options or {}), printed_art(GAME, printed.index_of), table_of, camera,
+                 fighters.choose, make_illegal(fighters, illegal_chance))
+    out.sealed = ("place",)  # type: ignore[attr-defined]  # the driver: a card laid is sealed on the phone
+    return out
