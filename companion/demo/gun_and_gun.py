@@ -293,12 +293,15 @@ def run(demo: Any, toss_board: Any, watcher: Any, max_moves: int = 400) -> Repor
         demo._wait_for_chance()
         if table.over:
             break
-        s = state.snapshot
-        seat = min(state.to_act())
         tidy(demo)
         bad = illegal(state, demo.physical, rng)
         if bad is not None and len(demo.tally.illegal_tried) < 3:
             demo._illegal(bad)
+        demo._wait_for_chance()
+        if table.over or not state.to_act():
+            break
+        s = state.snapshot
+        seat = min(state.to_act())
         move = choose(state, rng)
         demo.say(f"seat {seat + 1}: {move.to_json()}")
         # On purpose: a declaration on a bullet (GG-DE-9.1), a second one in a turn (GG-DE-2).
