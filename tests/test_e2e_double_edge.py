@@ -53,6 +53,7 @@ def test_a_full_physical_game_through_the_rendered_camera(tmp_path):
             assert len({v["rule"] for v in t.flagged}) >= 2, t.flagged
             announced = [d["verdict"]["rule"] for d in demo.phones[-1].received("illegal")]
             assert all(v["rule"] in announced for v in t.flagged)
+            assert t.restored == len(t.illegal_tried), t  # each card taken back, the table as before
             # The camera carried the face-up side of the game (a question answered on the phone counts: the
             # camera saw the move and asked only what it could not read); the phones only sealed and confirmed.
             seen = t.camera_moves + t.answered

@@ -246,8 +246,6 @@ class ReplacedInPlace:
     seen where it lay.  (Reported to vision; remove once vision.stability does it.)
     """
 
-    NEAR_MM = 20.0
-
     def __init__(self, inner: Any):
         self.inner = inner
 
@@ -255,14 +253,14 @@ class ReplacedInPlace:
         return getattr(self.inner, name)
 
     def update(self, result: Any) -> Any:
-        return self.inner.update(_Replaced(result, self.NEAR_MM))
+        return self.inner.update(_Replaced(result))
 
 
 class _Replaced:
     """A FrameResult whose ``clear_fraction`` is 1 where another card is seen on the place asked about."""
 
-    def __init__(self, result: Any, near_mm: float):
-        self._result, self._near = result, near_mm
+    def __init__(self, result: Any):
+        self._result = result
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._result, name)
@@ -272,7 +270,9 @@ class _Replaced:
 
         outline = np.asarray(outline_px, dtype=float)
         centre = outline.mean(axis=0)
-        # The card's own scale in pixels: half its short side is "the same place".
+        # The card's own scale in pixels: half its short side is "the same place".  (A face-down Base seen
+        # as one back must go when any of its cards shows face up; a stack card missed for one frame may
+        # go too, and comes back as placed, which the adapter takes as no fault.)
         side = min(np.linalg.norm(outline[1] - outline[0]), np.linalg.norm(outline[3] - outline[0]))
         for s in self._result.sightings:
             if np.linalg.norm(np.asarray(s.centre_px, dtype=float) - centre) < side / 2:
