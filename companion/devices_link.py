@@ -69,6 +69,18 @@ class DeviceLink:
             log.warning("board failed to show %s: %s", kind, exc)
         return False
 
+    def show_coins(self, coins: Any) -> bool:
+        """Light the aggression coins ``{(seat, "right"|"left"): True}`` on a coin board (the others go dark);
+        False when no coin board is online (the table page shows them anyway)."""
+        try:
+            if not self.manager.has("coins"):
+                return False
+            self.manager.set_aggression_coins(coins)
+            return True
+        except Exception as exc:  # a board that fails must not stop the game
+            log.warning("board failed to show the aggression coins: %s", exc)
+            return False
+
     def status(self) -> Any:
         try:
             return self.manager.status()

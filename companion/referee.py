@@ -163,6 +163,20 @@ class Referee:
         out.append((self.encoded(None, {**base, "seat": None}, body), room_public(t.id)))
         for payload, room in out:
             self.emit("view", payload, room)
+        self.show_board()
+
+    def show_board(self) -> None:
+        """Boards that mirror the position (Two Freakin' Swords' LED coins) show it after every change."""
+        if self.devices is None:
+            return
+        from engines import registry
+
+        try:
+            lights = registry.adapter(self.table.game.id).coin_lights(self.table.state)
+        except ValueError:  # a game without a table adapter: nothing to light
+            return
+        if lights is not None:
+            self.devices.show_coins(lights)
 
     def announce(self, event: str, data: JSON) -> None:
         """To everyone at the table: every seat and the public room."""

@@ -738,6 +738,14 @@ class TableAdapter(ABC):
         """The move a seat's answer to one of this adapter's questions stands for (None: nothing to do)."""
         return None
 
+    def coin_lights(self, state: State) -> Mapping[tuple[int, str], bool] | None:
+        """What an LED coin board should show now: ``{(seat, "left"|"right"): lit}`` (coins not named are dark).
+
+        None for a game without aggression coins.  The referee pushes it to the board after every change,
+        so the lights on the table always match the engine's position.
+        """
+        return None
+
 
 class FunctionAdapter(TableAdapter):
     """A table adapter made of a game's module-level pure functions.
@@ -752,8 +760,10 @@ class FunctionAdapter(TableAdapter):
                  expected: Callable[..., Mapping[str, ZoneExpectation]] | None = None,
                  differences: Callable[..., tuple[str, ...]] | None = None,
                  manual_moves: Callable[..., list[Move] | None] | None = None,
-                 answer: Callable[..., Move | None] | None = None):
+                 answer: Callable[..., Move | None] | None = None,
+                 coin_lights: Callable[..., Mapping[tuple[int, str], bool]] | None = None):
         self._state_type = state_type
+        self._coin_lights = coin_lights
         self._layout = layout
         self._interpret = interpret
         self._expected = expected
@@ -783,3 +793,6 @@ class FunctionAdapter(TableAdapter):
 
     def answer(self, state: State, seat: int, choice: str) -> Move | None:
         return self._answer(self._own(state), seat, choice) if self._answer else None
+
+    def coin_lights(self, state: State) -> Mapping[tuple[int, str], bool] | None:
+        return self._coin_lights(self._own(state)) if self._coin_lights else None

@@ -130,14 +130,6 @@ def test_one_against_two_with_a_community_deck_and_the_third_coin_passed(tmp_pat
           f"outcome {outcome.reason} {outcome.winners}, coin board {board}")
 
 
-def _coin_board_wired() -> bool:
-    from companion.devices_link import DeviceLink
-
-    return hasattr(DeviceLink, "show_coins")
-
-
-@pytest.mark.xfail(not _coin_board_wired(), strict=True,
-                   reason="the server does not drive the LED coin board yet (referee wiring asked for in #11)")
 def test_the_led_coin_board_follows_every_coin(tmp_path):
     """Phone moves only (no camera): after every move the simulated coin board lights the engine's coins."""
     import random

@@ -99,7 +99,7 @@ def test_mat_labels_every_zone(tmp_path):
     ["print", "mat", "chess", "--seats", "2"],
     ["print", "cards", "chess"],
     ["print", "cards", "keener", "--deck", "no-such-deck"],
-    ["print", "cards", "two-freakin-swords", "--decks", "6"],
+    ["print", "cards", "two-freakin-swords", "--decks", "9"],
 ])
 def test_bad_requests_write_nothing(tmp_path, capsys, argv):
     out = tmp_path / "x.pdf"

@@ -31,7 +31,7 @@ def register(sub) -> None:
     c.add_argument("--copy-set", default="A", choices=("A", "B"),
                    help="Keener: copies 1-2 (A) or 3-4 (B), so two players' printed decks never share a marker")
     c.add_argument("--decks", type=int, default=1, metavar="N",
-                   help="Two Freakin' Swords: how many standard decks (1-5; deck n is seat n's own deck)")
+                   help="Two Freakin' Swords: how many standard decks (1-8; deck n is seat n's own deck)")
     c.add_argument("--out", default=None, metavar="FILE", help="PDF to write (default GAME-cards.pdf)")
     c.set_defaults(func=run_cards)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])

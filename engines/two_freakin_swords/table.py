@@ -480,6 +480,7 @@ ADAPTER = FunctionAdapter(
     differences=differences,
     manual_moves=manual_moves,
     answer=answer,
+    coin_lights=coin_lights,
 )
 """The adapter the registry hands companion (``engines.registry.adapter("two-freakin-swords")``)."""
 
