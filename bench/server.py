@@ -64,7 +64,7 @@ def serve(args) -> None:
 
     from werkzeug.serving import make_server
 
-    from companion.app import create_app, server_of
+    from companion.app import create_app, server_of, settle
     from companion.config import Config, TableSpec
     from tests.support import toy_game
 
@@ -92,6 +92,7 @@ def serve(args) -> None:
 
     server.hub._emit = timed_emit
     http = make_server("127.0.0.1", args.port, app, threaded=True)
+    settle()  # as companion.app.run does
     threading.Thread(target=http.serve_forever, daemon=True).start()
     print(json.dumps([{"table": t.id, "key": t.display_key, "tokens": [s.token for s in t.seats]} for t in tables]),
           flush=True)

@@ -184,10 +184,26 @@ def http_server(app: Flask) -> Any:
     return make_server(cfg.host, cfg.port, app, threaded=True)
 
 
+def settle() -> None:
+    """Once the server is built and its tables open: keep the garbage collector off what lives for good.
+
+    Everything alive now (modules, the app, the tables and their records)
+    stays for the whole run, yet every full collection walked it again: with
+    hundreds of sockets that was a pause of up to 0.4 s on the bench machine,
+    the worst delay a view could meet.  ``gc.freeze`` moves it out of the
+    collector's generations; what is made later is collected as before.
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def run(app: Flask) -> None:
     """Serve until interrupted (threads, one per connection: fine for a room of tables)."""
     server = server_of(app)
     http = http_server(app)
+    settle()
     try:
         http.serve_forever()
     finally:
