@@ -57,3 +57,31 @@ def test_card_codes():
     assert parse_card_code("10s") == ("10", "spades")
     assert parse_card_code("td") == ("10", "diamonds")
     assert parse_card_code("ZZ") is None
+
+
+def test_glyph_network_weights_ship_and_read_clean_glyphs():
+    from vision import glyph_model
+
+    assert glyph_model.available()
+    style = cardart.deck_styles()[4]
+    from vision.corner_index import extract_glyphs
+
+    right = 0
+    for rank, suit in (("K", "spades"), ("7", "hearts"), ("10", "clubs"), ("A", "diamonds")):
+        gl = extract_glyphs(_patch(rank, suit, style, ppm=2.5))
+        assert gl is not None
+        r, _, _ = glyph_model.classify_rank(gl.rank_ink)
+        s, _, _ = glyph_model.classify_suit(gl.suit_ink, gl.red)
+        right += (r, s) == (rank, suit)
+    assert right >= 3
+
+
+def test_the_network_vetoes_a_template_reading_it_disbelieves(monkeypatch):
+    from vision import corner_index, glyph_model
+
+    patch = _patch("Q", "hearts", cardart.deck_styles()[2])
+    assert read_patch(patch) is not None
+    monkeypatch.setattr(glyph_model, "rank_probability", lambda ink, rank: 0.01)
+    assert read_patch(patch) is None  # templates alone would have read it
+    monkeypatch.setattr(glyph_model, "rank_probability", lambda ink, rank: 0.95)
+    assert corner_index.read_patch(patch) is not None
