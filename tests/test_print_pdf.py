@@ -127,8 +127,8 @@ def test_games_with_real_cards_print_nothing_and_say_so(tmp_path, capsys, game):
 @pytest.mark.parametrize(("argv", "pages", "words"), [
     (["double-side-play"], 6, ["astronaut", "alien", "red", "yellow", "R1", "Y12"]),
     (["two-freakin-swords", "--decks", "2"], 18, ["STRIKE", "PARRY", "STRIKING", "DEFENDING", "#80"]),
-    (["keener"], 4, ["Saga, the Wise", "Bear Trap", "PV 6", "LP 7", "Cost: 2 Wood, 2 Stone, 2 Iron", "Cloak of Darkness"]),
-    (["keener", "--deck", "ferra-sample", "--copy-set", "B", "--paper", "Letter"], 6, ["Ferra", "copy 3", "copy 4"]),
+    (["keener"], 8, ["KEENER", "Saga, the Wise", "Bear Trap", "PV 6", "LP 7", "Cost: 2 Wood, 2 Stone, 2 Iron", "Cloak of Darkness"]),
+    (["keener", "--deck", "ferra-sample", "--copy-set", "B", "--paper", "Letter"], 12, ["Ferra", "copy 3", "copy 4"]),
 ])
 def test_print_cards(tmp_path, capsys, argv, pages, words):
     out = tmp_path / "cards.pdf"

@@ -138,7 +138,10 @@ def test_keener_deck_cards_read(tmp_path):
     write_cards(pdf, "keener", deck="saga-sample", paper="Letter")
     pages = _ids_per_page(pdf)
     expected = Counter({first("keener") + i: 3 for i in keener_indices("saga-sample", "A")})
-    assert len(pages) == 6 and sum(pages, Counter()) == expected
+    faces, backs = pages[0::2], pages[1::2]  # each face sheet is followed by its duplex back sheet
+    assert len(faces) == 6 and sum(faces, Counter()) == expected
+    # Every back says only "a Keener card lies here" (marker 6), never which card: nine backs per full sheet.
+    assert all(set(b) == {6} for b in backs) and sum(b[6] for b in backs) == len(expected)
 
 
 def test_printed_cards_on_the_printed_mat_land_in_their_zones(tmp_path):

@@ -206,6 +206,16 @@ def keener_faces(deck: str | None, copy_set: str) -> list[Draw]:
     return [partial(_keener_face, index=i) for i in keener_indices(deck, copy_set)]
 
 
+KEENER_BACK_ID = 6
+"""The marker on every Keener back (vision.markers ``back:keener``): vision finds a face-down card on any
+mat colour (a plain back of white paper is hard to tell from the mat's zone frames), and the marker says
+only that a Keener card lies there, never which (Cloak of Darkness stays hidden)."""
+
+
+def _keener_back(canvas: Canvas, page: MatPage) -> None:
+    F.marked_back(canvas, page, KEENER_BACK_ID, "Keener", (0.2, 0.2, 0.3))
+
+
 # -- the command's entry ------------------------------------------------------
 
 def write_cards(out: str | Path, game_id: str, *, paper: str = "A4", deck: str | None = None,
@@ -229,7 +239,8 @@ def write_cards(out: str | Path, game_id: str, *, paper: str = "A4", deck: str |
         faces, backs = tfs_cards(decks)
         return write_sheets(out, paper, faces, backs, f"{title} cards, {decks} deck{'s' if decks > 1 else ''}")
     what = f"deck {deck}" if deck else "every card"
-    return write_sheets(out, paper, keener_faces(deck, copy_set), None, f"{title} cards, {what}, copy set {copy_set}")
+    faces = keener_faces(deck, copy_set)
+    return write_sheets(out, paper, faces, [_keener_back] * len(faces), f"{title} cards, {what}, copy set {copy_set}")
 
 
 __all__ = ["CARD_H", "CARD_W", "NothingToPrint", "PRINTED_GAMES", "marker_id", "write_cards"]
