@@ -526,3 +526,12 @@ def test_a_support_discarded_on_a_squared_pile_asks_for_the_card_under_it():
     assert ADAPTER.answer(state, 0, "JD") == m.DiscardSupport(0, "JD", "8S")
     state.apply(ADAPTER.answer(state, 0, "JD"))
     assert state.snapshot.discards[0] == ("JD", "8S")
+
+
+def test_a_doubtful_strange_card_on_a_turned_base_is_asked_not_refused():
+    state = physical_bases()
+    before = table_of(state)
+    partial = (Sighting("2H", "s0.base", 0, 0, layer=2), Sighting("AD", "s0.base", 0, 0, layer=1, confidence=0.5),
+               Sighting("6H", "s0.base", 0, 0, layer=0))
+    result = interpret(state, before, plus(minus(before, "s0.base"), *partial))
+    assert result.mismatch is None and result.moves == () and result.questions[0].seat == 0

@@ -359,6 +359,10 @@ def _reveals(state: DoubleEdgeState, table: TableSnapshot) -> AdapterResult:
             continue  # not turned over yet (or out of sight)
         if what == "base":
             sealed = tuple(s.sealed_bases[seat])
+            # A doubtful reading of a card never sealed is no proof of a wrong Base: it counts as unread.
+            doubtful = [x for x in ups if x.card not in sealed and x.confidence < CONFIDENT]
+            ups = [x for x in ups if x not in doubtful]
+            unread += len(doubtful)
             strange = [x.card for x in ups if x.card not in sealed]
             if strange and len(ups) >= 3:
                 pass  # all three read: the engine's own check names the difference (DE-15.4)
