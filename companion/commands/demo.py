@@ -75,6 +75,11 @@ def play_scripted(server, table, script, url: str, seed: int, args, stop: thread
     pace = 0.0 if args.fast else args.pace
     demo = Demo(server, table, script, url, seed=seed, frames=frames, hand_every=0 if args.fast else 7,
                 pace=pace, say=lambda text: print(f"  DEMO  {text}", flush=True), stop=stop)
+    # A game played with the players' own commercial cards (ガンナガン) needs them taught to the camera;
+    # the demo brings stand-in cards, taught in memory, unless real ones were taught (companion vision teach).
+    stand_ins = getattr(importlib.import_module(f"companion.demo.{script.game.replace('-', '_')}"), "stand_ins", None)
+    if stand_ins is not None and demo.reader.taught is None:
+        demo.reader.taught = stand_ins()
     try:
         finished = demo.play(args.max_moves)
     finally:
