@@ -1,5 +1,6 @@
 """The frame pipeline on rendered scenes: faces, stacks, backs, printed cards, no mat."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -114,3 +115,18 @@ def test_generated_scenes_have_no_misreads(seed):
     assert sc.misread == []
     assert sc.false_on_occluder == 0
     assert sc.found >= 0.6 * sc.expected
+
+
+def test_a_still_table_reuses_the_last_result_and_a_change_is_seen():
+    img, _ = render_scene(1280, 720, 4, seed=41, mat=True, occluders=0)
+    pipe = VisionPipeline()
+    first = pipe.process(img)
+    noisy = img.copy()
+    noisy[::7, ::5] = cv2.add(noisy[::7, ::5], 2)  # sensor noise (saturating), not a change
+    again = pipe.process(noisy)
+    assert again.index == first.index + 1 and again.sightings is first.sightings
+    moved, _ = render_scene(1280, 720, 4, seed=41, mat=True, occluders=1)  # a hand over the table
+    changed = pipe.process(moved)
+    assert changed.sightings is not first.sightings
+    full = VisionPipeline(reuse_static=False)
+    assert [s.label for s in full.process(noisy).sightings] == [s.label for s in first.sightings]

@@ -33,6 +33,8 @@ from .mat import MatTracker
 from .results import FrameResult, Sighting
 
 CARD_AREA = g.CARD_W * g.CARD_H
+#: grey levels a 16x16 block may change by and the frame still count as unchanged
+STATIC_LEVELS = 6
 
 
 @dataclass
@@ -55,7 +57,11 @@ class VisionPipeline:
     (a taught deck, :func:`vision.teach.load_deck`).  ``full_marker_scan``:
     look for printed-card markers in the whole frame (stills) instead of only
     where paper was found without an index (video, faster).  ``mat_every``:
-    frames between mat re-checks."""
+    frames between mat re-checks.  ``reuse_static``: when a frame is the same
+    as the last one processed in full (no 16x16 block changed by more than a
+    few grey levels: camera noise, not a hand or a moved card), reuse that
+    result instead of processing it again; a still table then costs about a
+    millisecond a frame."""
 
     def __init__(
         self,
@@ -64,8 +70,11 @@ class VisionPipeline:
         references: References | None = None,
         full_marker_scan: bool = False,
         mat_every: int = 15,
+        reuse_static: bool = True,
     ) -> None:
         self.use_mat = use_mat
+        self.reuse_static = reuse_static
+        self._last: tuple[np.ndarray, FrameResult] | None = None  # thumbnail and result of the last frame processed in full
         self.refs = builtin_references() if references is None else builtin_references().extend(references)
         self.full_marker_scan = full_marker_scan
         self.detector = make_detector()
@@ -138,6 +147,20 @@ class VisionPipeline:
     def process(self, frame: np.ndarray) -> FrameResult:
         """Everything seen in ``frame`` (BGR uint8)."""
         self._count += 1
+        h, w = frame.shape[:2]
+        thumb = None
+        if self.reuse_static:
+            thumb = cv2.resize(frame, (max(1, w // 16), max(1, h // 16)), interpolation=cv2.INTER_AREA)
+            if self._last is not None and self._last[0].shape == thumb.shape:
+                if int(cv2.absdiff(thumb, self._last[0]).max()) <= STATIC_LEVELS:
+                    last = self._last[1]
+                    return FrameResult(last.sightings, last.size, last.to_mat, self._count, last.clear, last.clear_scale)
+        result = self._process(frame)
+        if thumb is not None:
+            self._last = (thumb, result)
+        return result
+
+    def _process(self, frame: np.ndarray) -> FrameResult:
         h, w = frame.shape[:2]
         gray, cal, f, work, work_gray, bg, mask, plane, blobs = self._prepare(frame)
         found: list[_Found] = []
