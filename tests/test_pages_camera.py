@@ -232,7 +232,9 @@ def in_progress(srv, game: str, seats: int, moves: int, seed: int = 7):
 
         options = {"seats": seats}
         script = module.script(**{k: v for k, v in options.items() if k in inspect.signature(module.script).parameters})
-        table = srv.server.create_table(TableSpec(game, script.variant, script.seats, deal=seed, options=script.options))
+        deal = getattr(script, "deal", None)  # a script may play a physical deal (Keener: hands shuffled at the table)
+        table = srv.server.create_table(TableSpec(game, script.variant, script.seats,
+                                                  deal=deal if deal is not None else seed, options=script.options))
         stop = threading.Event()
         said = []
 
