@@ -228,4 +228,4 @@ def script(max_rounds: int = 100, variant: str = "standard", seed: int = 1) -> S
     players = Players(seed)
     return Script("double-edge", variant, 2, {"max_rounds": max_rounds}, standard_art, table_of, camera,
                   players.choose, _illegal(players), width=1920, height=1080, pile_shown=1, effects=False,
-                  max_tilt=4.0)
+                  max_tilt=4.0, deal="physical")

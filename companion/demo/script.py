@@ -45,3 +45,6 @@ class Script:
     effects: bool = True
     max_tilt: float = 10.0
     settle: dict[str, Any] = field(default_factory=dict)
+    deal: Any = None
+    """The table's deal: None for a seeded deal, "physical" when the players shuffle and deal by hand
+    (the server never knows a hidden card, as at a real table)."""
