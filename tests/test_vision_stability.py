@@ -82,3 +82,21 @@ def test_snapshot_json_and_mat_coordinates(frames):
     assert sorted(data["added"]) == ["4S", "KH"]
     k = next(c for c in data["cards"] if c.get("rank") == "K")
     assert np.linalg.norm(np.mean(k["outline_mm"], axis=0) - [150, 150]) < 10
+
+
+def test_a_card_turned_over_in_place_is_gone_when_the_other_side_shows():
+    """A face-down card turned face up where it lay never shows the bare table, yet the back is gone:
+    the back is removed and the face added in one change (a hand over a card still holds it, above)."""
+    back_layout = [{"cx": 300, "cy": 200, "angle": 3, "kind": "back"}]
+    face_layout = [{"cx": 300, "cy": 200, "angle": 3, "rank": "Q", "suit": "hearts"}]
+    down, _ = render_scene(*SIZE, seed=43, layout=back_layout, occluders=0, max_tilt=5)
+    up, _ = render_scene(*SIZE, seed=43, layout=face_layout, occluders=0, max_tilt=5)
+    pipe = VisionPipeline(mat_every=1000)
+    stab = StabilityFilter(frames=3)
+    first = [stab.update(pipe.process(down)) for _ in range(3)][-1]
+    assert first is not None and [s.label for s in first.sightings] == [first.sightings[0].label]
+    back = first.sightings[0].label
+    changes = [c for c in (stab.update(pipe.process(up)) for _ in range(4)) if c is not None]
+    assert changes, "the turned card never changed the stable table"
+    assert [s.label for s in changes[-1].sightings] == ["QH"]
+    assert back in [s.label for c in changes for s in c.removed]

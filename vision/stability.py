@@ -2,8 +2,10 @@
 frames leave vision, so a hand passing over the table produces nothing.
 
 A card that disappears is reported removed only when its place shows the bare
-table for N frames; while something else (a hand) covers the place, the card
-is held.  Default N = 5 frames: about 150 ms at 30 fps."""
+table, or another card, for N frames; while something else (a hand) covers the
+place, the card is held.  Another card counts because a card turned over where
+it lay (a sealed card revealed) or the top of a pile taken (the card below now
+shows) never leaves a bare place.  Default N = 5 frames: about 150 ms at 30 fps."""
 
 from __future__ import annotations
 
@@ -51,6 +53,21 @@ def _where(s: Sighting) -> np.ndarray:
     return np.array(s.centre_mm if s.outline_mm is not None else s.centre_px)
 
 
+def _replaced(gone: Sighting, result: FrameResult) -> bool:
+    """Another card is seen where ``gone`` lay: its centre within half of ``gone``'s short side.
+
+    A hand is no card, so a hand over a card still holds it; a card laid on a staggered stack sits a
+    stagger (25 mm) away from the card below, whose visible index keeps that card matched anyway.
+    """
+    outline = np.asarray(gone.outline_px, dtype=float)
+    if outline.shape != (4, 2):
+        return False
+    centre = outline.mean(axis=0)
+    side = min(np.linalg.norm(outline[1] - outline[0]), np.linalg.norm(outline[3] - outline[0]))
+    return any(s.label != gone.label and np.linalg.norm(np.asarray(s.centre_px, dtype=float) - centre) < side / 2
+               for s in result.sightings)
+
+
 class StabilityFilter:
     """Feed every :class:`FrameResult` to :meth:`update`; it returns a
     :class:`StableSnapshot` when the stable set changed, else None.
@@ -93,7 +110,7 @@ class StabilityFilter:
                     t.stable = True
             else:
                 t.seen = 0
-                if result.clear_fraction(t.sighting.outline_px) >= self.clear_needed:
+                if result.clear_fraction(t.sighting.outline_px) >= self.clear_needed or _replaced(t.sighting, result):
                     t.missing += 1
                 elif not t.stable:
                     t.missing += 1  # never confirmed: let it go

@@ -70,7 +70,6 @@ class Demo:
         self.renderer = Renderer(layout, script.art, facing, script.width, script.height, seed=seed,
                                  max_tilt=script.max_tilt, pile_shown=script.pile_shown, effects=script.effects)
         self.reader = FrameReader.create(layout, script.game, frames=frames)
-        self.reader.stability = ReplacedInPlace(self.reader.stability)
         server.cameras[table.id] = self.reader  # the table page shows what this camera sees
         if getattr(script, "full_marker_scan", False):  # marked backs lie on no white paper (Keener's cloaks)
             self.reader.pipeline.full_marker_scan = True
@@ -233,51 +232,6 @@ class Demo:
                 phone.close()
             except Exception:
                 pass
-
-
-class ReplacedInPlace:
-    """vision's stability filter, told that a card whose place now shows another card is gone.
-
-    vision.stability holds a vanished card until its place shows the bare table
-    (a hand over it must not remove it).  A card turned over in place (a sealed
-    Base, an indicator, a Support) or the top of a discard pile taken (the card
-    below shows) never leaves a bare place, so the filter would hold the old
-    sighting for ever.  Here a vanished card counts as gone when another card is
-    seen where it lay.  (Reported to vision; remove once vision.stability does it.)
-    """
-
-    def __init__(self, inner: Any):
-        self.inner = inner
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def update(self, result: Any) -> Any:
-        return self.inner.update(_Replaced(result))
-
-
-class _Replaced:
-    """A FrameResult whose ``clear_fraction`` is 1 where another card is seen on the place asked about."""
-
-    def __init__(self, result: Any):
-        self._result = result
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._result, name)
-
-    def clear_fraction(self, outline_px: Any) -> float:
-        import numpy as np
-
-        outline = np.asarray(outline_px, dtype=float)
-        centre = outline.mean(axis=0)
-        # The card's own scale in pixels: half its short side is "the same place".  (A face-down Base seen
-        # as one back must go when any of its cards shows face up; a stack card missed for one frame may
-        # go too, and comes back as placed, which the adapter takes as no fault.)
-        side = min(np.linalg.norm(outline[1] - outline[0]), np.linalg.norm(outline[3] - outline[0]))
-        for s in self._result.sightings:
-            if np.linalg.norm(np.asarray(s.centre_px, dtype=float) - centre) < side / 2:
-                return 1.0
-        return self._result.clear_fraction(outline_px)
 
 
 def _key(p: Placed) -> tuple:
