@@ -66,6 +66,15 @@ def test_marked_back_says_only_its_side():
     assert "rank" not in s.to_json() and s.to_json()["face_down"] is True
 
 
+def test_two_backs_with_the_same_marker_are_two_cards():
+    """Every Striking back carries marker 4: two of them on the table are two face-down cards, not one."""
+    layout = [{"cx": 180, "cy": 200, "angle": 10, "kind": "back", "marker_id": 4},
+              {"cx": 420, "cy": 220, "angle": -15, "kind": "back", "marker_id": 4}]
+    img, _ = render_scene(*HD, seed=16, layout=layout, occluders=0)
+    backs = [s for s in VisionPipeline().process(img).sightings if s.kind == "face_down"]
+    assert len(backs) == 2 and all(s.back == "striking" for s in backs), backs
+
+
 def test_printed_card_is_read_when_mostly_covered():
     layout = [
         {"cx": 250, "cy": 200, "angle": 0, "kind": "printed", "marker_id": 123},

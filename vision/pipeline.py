@@ -472,10 +472,15 @@ def _merge_same_card(found: list[_Found]) -> list[_Found]:
 
 
 def _merge_markers(found: list[_Found]) -> list[_Found]:
+    """The markers of one card (a printed face has several) become one sighting.
+
+    Only markers whose card outlines lie on one spot merge: every back of a game carries the same id
+    (Two Freakin' Swords' Striking/Defending, Keener's back), so two backs on the table are two cards.
+    """
     out: list[_Found] = []
     for f in found:
         for o in out:
-            if o.marker_id == f.marker_id:
+            if o.marker_id == f.marker_id and np.linalg.norm(_centre(o.outline) - _centre(f.outline)) < g.CARD_W / 2:
                 o.anchors += f.anchors
                 break
         else:
