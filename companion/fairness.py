@@ -264,13 +264,23 @@ def _requests(record: Any, game: Game | None, report: FairnessReport) -> dict[in
         return {}
     out: dict[int, ChanceRequest] = {}
     applied: list[int] = []
+    moves: list[Any] = []
     for entry in record.entries:
         kind = entry.get("kind")
         if kind == "rollback":
             target = int((entry.get("data") or {}).get("to", 0))
             while applied and applied[-1] > target:
                 applied.pop()
+                moves.pop()
                 state.undo()
+            continue
+        if kind == "options":  # the game started again under new options before play began (record.md)
+            from companion.record import with_options  # noqa: PLC0415
+
+            try:
+                state = with_options(record.header, (entry.get("data") or {}).get("options") or {}, moves, game)
+            except (ValueError, KeyError, TypeError, IllegalMove) as exc:
+                report.notes.append(f"seq {entry['seq']}: the options entry cannot be replayed ({exc})")
             continue
         if kind != "move":
             continue
@@ -283,6 +293,7 @@ def _requests(record: Any, game: Game | None, report: FairnessReport) -> dict[in
             try:
                 state.apply(move)
                 applied.append(entry["seq"])
+                moves.append(move)
             except IllegalMove as exc:
                 report.notes.append(f"seq {entry['seq']}: replay rejects this recorded move ({exc})")
     return out

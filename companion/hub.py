@@ -174,6 +174,14 @@ class Hub:
                 except ValueError:
                     log.warning("table %s: character %s could not give back its points", table.id, seat.character_id)
 
+    def sheet_points(self, table: Table) -> list[int] | None:
+        """Two Freakin' Swords: each seat's character-sheet points (0 without a sheet), which set the fighters'
+        hit points (TFS-4.1); None for a game without character sheets."""
+        if table.game.id != "two-freakin-swords":
+            return None
+        return [int(self.store.character(s.character_id)["points"]) if s.character_id is not None else 0
+                for s in table.seats]
+
     def device_event(self, event: Any) -> None:
         """A board said something (a button, a roll or toss shown): tell every table's pages and phones."""
         from engines.core import to_plain

@@ -22,7 +22,7 @@ FORMAT = "table-companion-record"
 VERSION = 1
 Source = Literal["camera", "phone", "device", "referee", "simulator", "host"]
 SOURCES = ("camera", "phone", "device", "referee", "simulator", "host")
-KINDS = ("move", "rollback", "reveal", "note")
+KINDS = ("move", "rollback", "reveal", "note", "options")
 
 
 def canonical(data: Any) -> str:
@@ -190,6 +190,15 @@ def new_state(header: Mapping[str, Any], game: Game | None = None) -> State:
     return game.new(header["seats"], header["variant"], header["deal"], header.get("options") or {})
 
 
+def with_options(header: Mapping[str, Any], options: Mapping[str, Any], moves: list[JSON],
+                 game: Game | None = None) -> State:
+    """The game of ``header`` started again under ``options`` (an ``options`` entry), ``moves`` played again."""
+    state = new_state({**header, "options": dict(options)}, game)
+    for move in moves:
+        state.apply(move)
+    return state
+
+
 def replay(record: Record, at: int | None = None, game: Game | None = None) -> tuple[State, list[ReplayStep]]:
     """Rebuild the state after entry ``at`` (all entries when None).
 
@@ -200,13 +209,21 @@ def replay(record: Record, at: int | None = None, game: Game | None = None) -> t
     state = new_state(record.header, game)
     steps: list[ReplayStep] = []
     applied_at: list[int] = []  # seq of each move applied, to undo back to a seq
+    applied: list[JSON] = []  # those moves, to play again under new options
     for entry in record.entries:
         if at is not None and entry["seq"] > at:
             break
+        if entry["kind"] == "options":
+            # Before play began the table's options changed (a fighter's character sheet): the game starts
+            # again under them and the moves so far (chance only) are played again.
+            state = with_options(record.header, entry["data"]["options"], [m["move"] for m in applied], game)
+            steps.append(ReplayStep(entry, Verdict.accept(), True))
+            continue
         if entry["kind"] == "rollback":
             target = int(entry["data"]["to"])
             while applied_at and applied_at[-1] > target:
                 applied_at.pop()
+                applied.pop()
                 state.undo()
             steps.append(ReplayStep(entry, Verdict.accept(), True))
             continue
@@ -218,6 +235,7 @@ def replay(record: Record, at: int | None = None, game: Game | None = None) -> t
             if recorded.ok:
                 state.apply(entry["move"])
                 applied_at.append(entry["seq"])
+                applied.append(entry)
                 verdict = Verdict.accept()
             else:
                 verdict = state.check(entry["move"])

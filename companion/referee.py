@@ -374,6 +374,17 @@ class Referee:
             view = _redact(view, hidden)
         return {"ok": True, "table": t.id, "seq": seq, "last": t.seq, "entry": shown, "view": view}
 
+    def sheets(self, points: list[int]) -> JSON:
+        """The fighters' character sheets set their hit points (TFS-4.1): the game starts again under the
+        sheets' points while no seat has played; afterwards the points wait for the next fight."""
+        t = self.table
+        if list(t.options.get("points") or [0] * len(t.seats)) == list(points):
+            return {"ok": True}
+        result = t.set_options({**t.options, "points": list(points)}, reason="character sheets")
+        if result.ok:
+            self.publish()
+        return _answer(result)
+
     def answer(self, seat: int, choice: str) -> JSON:
         """A seat's answer to a question the table adapter asked (which card was sealed, whether to
         declare): the adapter says which move it stands for, and that move is played like any other."""

@@ -422,11 +422,15 @@ def register(socketio: SocketIO, hub: Hub, limiter: RateLimiter, pin: str) -> No
         seat.name, seat.player_id = player["name"], player["id"]
         out = {"ok": True, "player": player}
         if msg.character:
-            character = hub.store.create_character(player["id"], msg.character)
+            # A returning fighter picks their sheet up again by its name (with their PIN); a new name is a new sheet.
+            character = hub.store.character_named(player["id"], msg.character)
             seat.character_id = character["id"]
             out["character"] = character
         hub.store.set_seat_name(table.id, seat_index, seat.name, seat.player_id, seat.character_id)
         referee = hub.referee(table.id)
+        points = hub.sheet_points(table)
+        if points is not None:
+            out["sheets"] = referee.run(referee.sheets, points)
         referee.call(referee.announce, "seats", {"info": table.info()})
         return out
 

@@ -296,6 +296,16 @@ class Store:
                         (player_id, name, time.time()))
         return self.character(int(cur.lastrowid or 0))
 
+    def character_named(self, player_id: int, name: str) -> dict:
+        """The player's living character of this name, picked up again with its points; else a new one.
+
+        A destroyed character stays in the history, so a fighter who lost it starts a new sheet of the
+        same name from 0 points (TFS-4.3).
+        """
+        row = self._run("SELECT * FROM characters WHERE player_id = ? AND name = ? AND destroyed IS NULL "
+                        "ORDER BY id DESC LIMIT 1", (player_id, name)).fetchone()
+        return dict(row) if row is not None else self.create_character(player_id, name)
+
     def character(self, character_id: int) -> dict:
         row = self._run("SELECT * FROM characters WHERE id = ?", (character_id,)).fetchone()
         if row is None:

@@ -125,6 +125,8 @@ class Table:
             kind = entry["kind"]
             if kind == "rollback":
                 self._undo_to(int(entry["data"]["to"]))
+            elif kind == "options":
+                self._restart_with(entry["data"]["options"])
             elif kind == "move" and (entry.get("verdict") or {"ok": True}).get("ok"):
                 self.state.apply(entry["move"])
                 self.applied.append(Applied(entry["seq"], entry.get("seat"), entry["move"]))
@@ -263,6 +265,9 @@ class Table:
         if not 0 <= to <= self.seq:
             return Result(Verdict.reject("TC-ROLLBACK", f"there is no entry {to} to return to",
                                          f"choose a number from 0 to {self.seq}"))
+        if to < self.options_seq:
+            return Result(Verdict.reject("TC-ROLLBACK", f"entry {to} is before the fighters' sheets were set",
+                                         f"choose a number from {self.options_seq} to {self.seq}"))
         fresh = None
         if self.revealed and self.fair is not None:
             # The seed behind every die is public now: playing on with it would make the dice foreseeable.
@@ -278,6 +283,44 @@ class Table:
             self.fair = fresh
         self._undo_to(to)
         return Result(Verdict.accept(), [entry], changed=True)
+
+    # ---- options set before play begins --------------------------------------
+    @property
+    def options(self) -> JSON:
+        """The options the game runs under: the header's, or those of the latest ``options`` entry."""
+        for entry in reversed(self.chain.entries):
+            if entry["kind"] == "options":
+                return dict(entry["data"]["options"])
+        return dict(self.chain.header.get("options") or {})
+
+    @property
+    def options_seq(self) -> int:
+        """The seq of the latest ``options`` entry (0: none); nothing may be rolled back before it."""
+        return next((e["seq"] for e in reversed(self.chain.entries) if e["kind"] == "options"), 0)
+
+    def started(self) -> bool:
+        """Whether any seat has played (chance alone, such as the opening shuffle, is no start)."""
+        return any(a.seat is not None for a in self.applied)
+
+    def set_options(self, options: JSON, source: str = "referee", **data: Any) -> Result:
+        """Start the game again under ``options`` before any seat has played (a fighter's character sheet
+        sets their hit points, TFS-4.1); the change is an ``options`` entry, replayed like the rest."""
+        if self.readonly:
+            return Result(READONLY)
+        if self.started():
+            return Result(Verdict.reject("TC-OPTIONS", "the game has begun: its options can no longer change"))
+        try:
+            self.game.new(len(self.seats), self.state.variant, self.chain.header["deal"], dict(options))
+        except ValueError as exc:
+            return Result(Verdict.reject("TC-OPTIONS", str(exc)))
+        entry = self._append(seat=None, source=source, kind="options", data={**data, "options": dict(options)})
+        self._restart_with(options)
+        return Result(Verdict.accept(), [entry], changed=True)
+
+    def _restart_with(self, options: JSON) -> None:
+        from companion.record import with_options
+
+        self.state = with_options(self.chain.header, options, [a.move for a in self.applied], self.game)
 
     def amend(self, seat: int, move: JSON) -> Result:
         """Change this seat's latest sealed commitment (a mis-tapped card) while it is still sealed.
