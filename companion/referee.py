@@ -201,7 +201,19 @@ class Referee:
         if self.table.paused is not None or seat not in state.to_act():
             return []
         moves = state.legal_moves(seat)
+        if moves is None:
+            # A physical deal: the hands are unknown, so the engine cannot list every move; the game's table
+            # adapter lists what a phone enters (draw, end the turn, pass, confirm ...), the camera the rest.
+            moves = self._phone_moves(seat)
         return None if moves is None else [self._move_json(m) for m in moves[:MAX_LISTED]]
+
+    def _phone_moves(self, seat: int) -> list[Any] | None:
+        from engines import registry
+
+        try:
+            return registry.adapter(self.table.game.id).manual_moves(self.table.state, seat)
+        except ValueError:  # a game without a table adapter
+            return None
 
     def _move_json(self, move: Any) -> JSON:
         """``move.to_json()``, remembered: a seat is offered mostly the same moves publish after publish,
