@@ -75,6 +75,9 @@ class Referee:
         """How many messages needed :meth:`guarded` (an engine leaking into a view or an event)."""
         self.languages: dict[int | None, str] = {}
         """The language each seat's phone (None: the table page) last joined in; its messages are said in it."""
+        self.questions: dict[int | None, tuple[int, JSON]] = {}
+        """Each seat's open question (None: the whole table's) and the entry it was asked at: a phone that
+        reloads or reconnects is asked again (send_view) until it answers or the game moves on."""
         self._queue: queue.Queue[tuple[Callable[..., Any], tuple, dict, Future] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"referee-{table.id}", daemon=True)
         self._thread.start()
@@ -236,6 +239,9 @@ class Referee:
         body: JSON = {"view": t.state.view(seat)}
         if seat is not None:
             body["moves"] = self.moves_of(seat)
+        asked = self.questions.get(seat)
+        if asked is not None and asked[0] == t.seq and t.paused is None:
+            body["question"] = {"table": t.id, **asked[1]}
         return localize({"table": t.id, "seq": t.seq, "t": time.time(), "seat": seat, "events": [],
                          "info": t.info(), **self.guarded(seat, body)})
 
@@ -410,7 +416,10 @@ class Referee:
         move = adapter.answer(t.state, seat, choice)
         if move is None:
             return _refusal("TC-ANSWER", _("That answer is not one of the choices offered."))
-        return self.play(seat, "phone", move.to_json())
+        out = self.play(seat, "phone", move.to_json())
+        if out["ok"]:
+            self.questions.pop(seat, None)
+        return out
 
     def button(self, data: JSON) -> JSON | None:
         """A board's button (companion.buttons): its move played like a phone's, or the refusal (rule id,
@@ -442,8 +451,10 @@ class Referee:
             t.note("camera", None, event="mismatch", verdict=outcome.mismatch.to_json(), evidence=evidence)
             self.announce("illegal", {"seq": t.seq, "verdict": outcome.mismatch.to_json()})
             return _answer(Result(outcome.mismatch))
+        asked: dict[int | None, JSON] = {}
         for question in outcome.questions:
             payload = {"prompt": question.prompt, "choices": list(question.choices), "seat": question.seat}
+            asked[question.seat] = payload
             if question.seat is None:
                 self.announce("question", payload)
             else:
@@ -454,6 +465,8 @@ class Referee:
             answers.append(self.play(getattr(move, "seat", None), "camera", move.to_json(), evidence))
             if not answers[-1]["ok"]:
                 break
+        for seat, payload in asked.items():  # open until answered or the game moves on (see send_view)
+            self.questions[seat] = (t.seq, payload)
         return answers[-1] if answers else {"ok": True, "seq": t.seq}
 
 
