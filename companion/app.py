@@ -53,8 +53,45 @@ class Server:
     cameras: dict[str, Any] = field(default_factory=dict)
     """Table id -> the camera watching it (a FrameReader or CameraLink): the table page's live view."""
 
+    watching: str | None = None
+    """The table the camera watches (one camera looks at one mat)."""
+
     def create_table(self, spec: TableSpec, table_id: str | None = None):
-        return self.hub.create(spec, table_id)
+        table = self.hub.create(spec, table_id)
+        self.watch(table)
+        return table
+
+    def watch(self, table: Any) -> None:
+        """Point the camera at ``table``: the first table, or a new one once the watched game is over.
+
+        Tables opened later (the index page, ``POST /api/tables``) get the camera too; a game in progress
+        keeps it.  No camera asked for or found: the table runs in manual-entry mode.
+        """
+        wanted = self.config.camera
+        if not wanted or wanted == "none" or table.demo or self.config.demo:
+            return  # a demo table brings its own rendered camera (companion.demo)
+        if self.camera is not None:
+            watched = self.hub.tables.get(self.watching or "")
+            if watched is not None and not watched.over:
+                return
+            self.camera.close()
+            self.cameras.pop(self.watching or "", None)
+            self.camera, self.watching = None, None
+        from companion.camera import CameraLink
+        from engines import registry
+
+        referee = self.hub.referee(table.id)
+        try:
+            layout = registry.adapter(table.game.id).layout(len(table.seats), table.state.variant)
+        except ValueError as exc:
+            log.warning("%s; the camera sees cards but not zones", exc)
+            layout = None
+        self.camera = CameraLink.open(
+            wanted, lambda changes, snap, ev: referee.call(referee.physical, changes, snap, ev), self.store,
+            layout, game_id=table.game.id)
+        if self.camera is not None:
+            self.cameras[table.id] = self.camera
+            self.watching = table.id
 
     def close(self) -> None:
         self.hub.stop()
@@ -117,23 +154,9 @@ def create_app(config: Config | None = None) -> Flask:
         for table in hub.restore():
             log.info("restored table %s (%s) at entry %d", table.id, table.game.id, table.seq)
     for spec in config.tables:
-        hub.create(spec)
-    if config.camera and config.camera != "none" and hub.tables:
-        from companion.camera import CameraLink
-        from engines import registry
-
-        first = next(iter(hub.tables.values()))
-        referee = hub.referee(first.id)
-        try:
-            layout = registry.adapter(first.game.id).layout(len(first.seats), first.state.variant)
-        except ValueError as exc:
-            log.warning("%s; the camera sees cards but not zones", exc)
-            layout = None
-        server.camera = CameraLink.open(
-            config.camera, lambda changes, snap, ev: referee.call(referee.physical, changes, snap, ev), store,
-            layout, game_id=first.game.id)
-        if server.camera is not None:
-            server.cameras[first.id] = server.camera
+        server.create_table(spec)
+    if server.camera is None and hub.tables:  # no table opened now: the camera watches a restored one
+        server.watch(next(iter(hub.tables.values())))
     return app
 
 

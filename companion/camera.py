@@ -281,12 +281,21 @@ class CameraLink:
         except ImportError as exc:
             log.warning("no camera: the vision package is not available (%s); manual-entry mode", exc)
             return None
+        if spec == "auto":
+            found = find_camera(open_source)
+            if found is None:
+                log.info("no camera found: manual-entry mode (moves are entered on the table page and phones)")
+                return None
+            spec, source = found
+        else:
+            source = None
         try:
-            grabber = FrameGrabber(open_source(spec))
+            grabber = FrameGrabber(source if source is not None else open_source(spec))
             link = cls(grabber, reader, feed, store)
         except Exception as exc:  # no camera found: manual entry, never a silent simulation
             log.warning("no camera (%s): manual-entry mode", exc)
             return None
+        log.info("camera %s watches the table", spec)
         link._thread.start()
         return link
 
@@ -313,6 +322,27 @@ class CameraLink:
         self._stop.set()
         self.grabber.stop()
         self._thread.join(2)
+
+
+def find_camera(open_source: Callable[[str], Any]) -> tuple[str, Any] | None:
+    """The first video device that opens (``/dev/video0``, ``/dev/video1`` ...), with its open source.
+
+    A USB webcam also shows up as metadata nodes that cannot give frames; those fail to open and are
+    passed over.  None when no device gives frames (then the table runs in manual-entry mode).
+    """
+    import glob
+    import re
+
+    def number(path: str) -> int:
+        found = re.search(r"(\d+)$", path)
+        return int(found.group(1)) if found else 0
+
+    for path in sorted(glob.glob("/dev/video*"), key=number):
+        try:
+            return path, open_source(path)
+        except Exception as exc:
+            log.debug("camera %s does not open: %s", path, exc)
+    return None
 
 
 def evidence(store: Any, image: Any, to_mat: Any = None) -> str | None:

@@ -61,3 +61,26 @@ def test_rendered_scene_gives_stable_changes_with_evidence(tmp_path):
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     assert abs(image.shape[1] / image.shape[0] - 594 / 420) < 0.01, image.shape
     store.close()
+
+
+def test_no_video_device_means_manual_entry():
+    from companion.camera import find_camera
+
+    def never(path):
+        raise OSError(f"{path} gives no frames")
+
+    assert find_camera(never) is None
+
+
+def test_the_camera_watches_a_table_opened_later_and_stays_with_a_game_in_progress(tmp_path):
+    pytest.importorskip("vision.pipeline")
+    from companion.config import TableSpec
+    from tests.support.server import thread_server
+
+    with thread_server(tmp_path, camera="sim") as srv:
+        server = srv.server
+        assert server.camera is None  # no table yet: nothing to watch
+        first = server.create_table(TableSpec("double-side-play", seats=4, deal=3))
+        assert server.camera is not None and server.cameras[first.id] is server.camera
+        second = server.create_table(TableSpec("double-side-play", seats=4, deal=4))
+        assert server.watching == first.id and second.id not in server.cameras  # the first game goes on

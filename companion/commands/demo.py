@@ -31,7 +31,7 @@ from companion.config import TableSpec
 def register(sub) -> None:
     p = sub.add_parser("demo", help="start a DEMO table played by the computer (open the printed table page)")
     add_server_options(p)
-    p.set_defaults(serial="sim", port=8080)
+    p.set_defaults(serial="sim", camera="sim", port=8080)
     p.add_argument("--pace", type=float, default=1.5, help="seconds between moves (default 1.5)")
     p.add_argument("--seed", type=int, default=None, help="seed of the deal and of the demo players")
     p.add_argument("--once", action="store_true", help="play one game to the end, then exit")
@@ -177,7 +177,7 @@ def run(args) -> int:
             server.hub.referee(table.id).run(table.close)
             table = new_table()
             print(f"=== DEMO === new game: {table.game.title}", flush=True)
-            print_tables(server, show_qr=False)
+            print_tables(server, show_qr=False, show_pin=False)  # the PIN was shown once, at start
     except KeyboardInterrupt:
         return 130
     finally:

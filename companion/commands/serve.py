@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -16,10 +17,12 @@ def add_server_options(p) -> None:
     p.add_argument("--seats", type=int, default=None, help="number of seats (default: the game's smallest)")
     p.add_argument("--deal", default=None,
                    help="'physical' for a hand-shuffled deck, or an integer seed (default: a random seed)")
-    p.add_argument("--camera", default="none", metavar="SRC|none|sim",
-                   help="camera: a device (/dev/video0 or 0), a video file, 'sim' (simulated), 'none' (manual entry)")
-    p.add_argument("--serial", default="none", metavar="auto|sim|none|PATH",
-                   help="LED boards: 'auto' finds them, 'sim' simulates them, 'none' shows dice and coins on screen")
+    p.add_argument("--camera", default="auto", metavar="auto|SRC|none|sim",
+                   help="camera: 'auto' (default) uses the first video device found, else manual entry; a device "
+                        "(/dev/video0 or 0), a video file, 'sim' (simulated), 'none' (manual entry)")
+    p.add_argument("--serial", default="auto", metavar="auto|sim|none|PATH",
+                   help="LED boards: 'auto' (default) finds them, else dice and coins are shown on screen; "
+                        "'sim' simulates them, 'none' never looks")
     p.add_argument("--db", type=Path, default=None, help="SQLite file (default: in the user data directory)")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
@@ -27,7 +30,8 @@ def add_server_options(p) -> None:
                    help="the address phones use, e.g. http://table.local:8080 (default: this host's LAN address)")
     p.add_argument("--message-queue", default=None, metavar="redis://HOST:PORT/0",
                    help="share emits with other server processes through Redis")
-    p.add_argument("--pin", default=None, help="host PIN (default: a random one, printed once)")
+    p.add_argument("--pin", default=os.environ.get("COMPANION_PIN") or None,
+                   help="host PIN (default: $COMPANION_PIN, else a random one, printed once)")
     p.add_argument("--no-restore", action="store_true", help="do not reopen unfinished tables from the database")
     p.add_argument("--extra-game", action="append", default=[], metavar="MODULE",
                    help="also host the game a module exposes as GAME (development and tests)")
@@ -56,7 +60,7 @@ def config_from(args) -> Config:
                   demo=getattr(args, "demo", False))
 
 
-def print_tables(server, out=sys.stdout, show_qr: bool = True) -> None:
+def print_tables(server, out=sys.stdout, show_qr: bool = True, show_pin: bool = True) -> None:
     """Table URL, spectator link, each seat's join URL, typed code and text QR; the host PIN once."""
     from companion import qr
     from companion.seats import format_code
@@ -72,8 +76,9 @@ def print_tables(server, out=sys.stdout, show_qr: bool = True) -> None:
             print(f"  seat {seat.index + 1}: {url}   code {format_code(seat.code)} at {base}/join", file=out)
             if show_qr:
                 print(qr.text(url), file=out)
-    print(f"\nhost PIN: {server.pin}  (shown once; needed to kick a phone, reissue a seat, pause and rule on disputes)",
-          file=out)
+    if show_pin:
+        print(f"\nhost PIN: {server.pin}  (shown once; needed to kick a phone, reissue a seat, pause and rule on "
+              "disputes)", file=out)
     out.flush()
 
 
