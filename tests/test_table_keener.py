@@ -455,3 +455,148 @@ def test_the_registry_hands_out_this_adapter():
     from engines import registry
 
     assert registry.adapter("keener") is ADAPTER
+
+
+# ---------------------------------------------------------------------------
+# Phone moves in a hand-shuffled deal (KN-T8)
+
+
+def _public_cards(state) -> set[str]:
+    """Every copy id lying face up on the mat now (cards in play, the discard piles)."""
+    return {c for e in expected(state).values() for c in (*e.face_up, *e.may_show)}
+
+
+def _named_cards(move) -> list[str]:
+    """The card copy ids a move names (its string fields that are copy ids)."""
+    return [v for k, v in move.to_json().items() if k != "type" and isinstance(v, str) and ":" in v]
+
+
+def _check_phone_offer(state, seat) -> list:
+    listed = manual_moves(state, seat)
+    assert isinstance(listed, list) and listed, (state.snapshot.phase, seat)
+    assert len(listed) <= 60
+    assert len(set(listed)) == len(listed)
+    side = state.snapshot.sides[seat]
+    public = _public_cards(state)
+    for move in listed:
+        assert move.seat == seat
+        assert not isinstance(move, Cloak | Uncloak)  # the seal question covers those (KN-8.2)
+        assert state.check(move).ok, move
+        for card in _named_cards(move):
+            # Only a card of this seat's own unseen copies, or one lying face up in play: never a hidden card.
+            assert card in side.unseen or card in public, (move, card)
+            if card not in public:
+                assert owner(card) == seat, move
+    return listed
+
+
+def test_a_hand_shuffled_game_offers_the_acting_phone_its_moves_at_every_step():
+    """The demo's hand-shuffled game, move by move: the seat to act is offered a non-empty list of moves
+    the engine accepts, naming no hidden card; its phone moves (pass, attack, block, assign, kill) are among
+    them, and each card it plays from the hand is offered by card."""
+    from companion.demo import keener
+
+    script = keener.script()
+    state = GAME.new(2, "standard", script.deal, script.options)
+    assert state.snapshot.physical and state.legal_moves(0) is None
+    rng = random.Random(1)
+    phases: set[str] = set()
+    while state.outcome is None:
+        move = script.choose(state, rng)
+        if isinstance(move, ChanceMove):
+            state.apply(move)
+            continue
+        seat = move.seat
+        phases.add(state.snapshot.phase)
+        listed = _check_phone_offer(state, seat)
+        assert manual_moves(state, 1 - seat) == []
+        if not isinstance(move, Cloak | Uncloak | PlayGenerator | Deploy):
+            assert move in listed, (state.snapshot.phase, move)
+        elif isinstance(move, PlayGenerator | Deploy):
+            offered = {(type(m), card_id(m.card), getattr(m, "target", "")) for m in listed
+                       if isinstance(m, PlayGenerator | Deploy)}
+            assert (type(move), card_id(move.card), getattr(move, "target", "")) in offered, move
+        state.apply(move)
+    assert {"economy", "spending", "declare", "block", "assign"} <= phases, phases
+
+
+def test_a_hand_shuffled_phone_offer_lists_each_card_once_and_the_pass_first():
+    state = GAME.new(2, deal="physical")
+    seat = next(iter(state.to_act()))
+    listed = _check_phone_offer(state, seat)
+    assert listed[0] == Pass(seat)
+    played = [card_id(m.card) for m in listed if isinstance(m, PlayGenerator)]
+    assert played and len(played) == len(set(played))
+    assert {card_id(c) for c in state.snapshot.sides[seat].unseen if card_of(c).type == "generator"} == set(played)
+
+
+def test_a_hand_shuffled_phone_offer_in_combat_names_only_cards_in_play():
+    """Block, assign and kill: the defender and attacker are offered the phone moves only, all accepted."""
+    from engines.keener.scenario import position
+
+    state = position(phase="block", active=1,
+                     fighters=(("fighting-monk", "village-guard", "iron-knight"), ("pikeman", "fighting-monk")),
+                     defenses=(("stone-wall", "wooden-fence"), ()), hands=(("master-assassin",), ()),
+                     attackers=("2:pikeman#1", "2:fighting-monk#1"))
+    state = _hand_shuffled(state)
+    listed = _check_phone_offer(state, 0)
+    assert Pass(0) in listed and Block(0, "1:fighting-monk#1", "2:pikeman#1") in listed
+    assert all(isinstance(m, Pass | Block) for m in listed)
+    for blocker in ("1:fighting-monk#1", "1:village-guard#1", "1:iron-knight#1"):
+        state.apply(Block(0, blocker, "2:pikeman#1"))
+    state.apply(Pass(0))
+    phases = []
+    while state.outcome is None and state.snapshot.phase in ("assign", "kill"):
+        phases.append(state.snapshot.phase)
+        seat = next(iter(state.to_act()))
+        assert seat == 1
+        listed = _check_phone_offer(state, seat)
+        assert all(type(m).__name__ == ("Kill" if phases[-1] == "kill" else "AssignDamage") for m in listed), listed
+        state.apply(listed[0])
+    assert {"kill", "assign"} <= set(phases), phases
+
+
+def _hand_shuffled(state):
+    """The same position as if the decks were shuffled by hand: hands and decks unknown, decklists unseen."""
+    from engines.keener.snapshot import snap_to_json
+
+    fresh = GAME.new(2, deal="physical").snapshot
+    snap = replace(state.snapshot, physical=True, sides=tuple(
+        replace(side, hand=("?",) * len(side.hand), deck=("?",) * len(side.deck), unseen=f.unseen)
+        for side, f in zip(state.snapshot.sides, fresh.sides, strict=True)))
+    return GAME.load({"seats": 2, "variant": "standard", "deal": "physical", "options": {},
+                      "snapshot": snap_to_json(snap)})
+
+
+def test_a_hand_shuffled_table_offers_the_acting_phone_buttons(tmp_path):
+    """Through the real server: the seat to act in a physical-deal Keener table gets a view whose moves
+    are a list (not None), and a Pass from it is applied; the other seat is offered nothing."""
+    from companion.config import TableSpec
+    from tests.support.server import Phone, thread_server
+
+    with thread_server(tmp_path, [TableSpec("keener", "standard", seats=2, deal="physical")]) as srv:
+        table = next(iter(srv.server.hub.tables.values()))
+        assert table.state.snapshot.physical
+        seat = next(iter(table.state.to_act()))
+        phones = [Phone(srv.url), Phone(srv.url)]
+        try:
+            acks = [p.call("join", {"table": table.id, "token": table.seats[i].token}) for i, p in enumerate(phones)]
+            assert all(a["ok"] for a in acks), acks
+            moves = acks[seat]["moves"]
+            assert isinstance(moves, list) and moves, acks[seat]
+            assert {"type": "pass", "seat": seat} in moves
+            assert any(m["type"] == "play-generator" for m in moves)
+            assert acks[1 - seat]["moves"] == []
+            before = table.seq
+            ack = phones[seat].call("play", {"table": table.id, "move": {"type": "pass", "seat": seat}})
+            assert ack["ok"], ack
+            assert table.seq == before + 1 and table.state.snapshot.phase == "spending"
+            # The view published after the move: the same seat, now spending, is offered its buttons again.
+            view = phones[seat].wait_for(lambda e, d: e == "view" and d.get("seat") == seat and d["seq"] > before)[1]
+            assert isinstance(view["moves"], list) and {"type": "pass", "seat": seat} in view["moves"]
+            other = phones[1 - seat].wait_for(lambda e, d: e == "view" and d.get("seat") == 1 - seat
+                                              and d["seq"] > before)[1]
+            assert other["moves"] == []
+        finally:
+            for p in phones:
+                p.close()

@@ -532,13 +532,39 @@ def _home_of(state: KeenerState, seat: int, cid: str) -> str | None:
 # Manual entry
 
 
+MANUAL_CAP = 60
+"""At most this many moves are offered on a phone in a hand-shuffled deal (a button each)."""
+
+
+def _names_card(move: Move) -> bool:
+    """Does the move name a card from the hand (a play the camera normally sees)?"""
+    return isinstance(move, PlayGenerator | Deploy | Cloak)
+
+
+def _one_of_each(side: Side) -> tuple[str, ...]:
+    """One unseen copy of each card of the decklist (the first), standing for any copy of it.
+
+    A card played by hand is named by card; which printed copy it was does not
+    matter to the rules (KN-12.2), so listing every copy would only repeat buttons."""
+    first: dict[str, str] = {}
+    for copy in side.unseen:
+        first.setdefault(card_id(copy), copy)
+    return tuple(first.values())
+
+
 def manual_moves(state: KeenerState, seat: int) -> list[Move]:
-    """What a person may enter by hand for ``seat`` now (no camera).
+    """What a person may enter by hand for ``seat`` now (KN-T8).
 
     Seeded deal: the legal moves.  Hand-shuffled deal, where the hand is
-    unknown: the legal moves as if the seat held one of each card of its
-    decklist not yet seen; face-down plays and turning them up need the
-    phone's seal (KN-8.2), so they are left to the phone."""
+    unknown: first every move that names no card from the hand -- passing
+    (no Generator, end of Spending, no more attackers, blocks confirmed),
+    attacking with a Fighter, blocking an attacker, assigning a point of
+    damage, picking a kill -- then, for a table without a camera, the cards
+    the seat may still hold (one copy of each card of its decklist not yet
+    seen, only those it could pay for now), up to :data:`MANUAL_CAP` moves in
+    all.  Face-down plays and turning them up need the phone's seal (KN-8.2),
+    so they are left to the seal question.  Nothing names another seat's hidden
+    card: the only cards named are the seat's own unseen copies and cards in play."""
     moves = state.legal_moves(seat)
     if moves is not None:
         return list(moves)
@@ -546,11 +572,13 @@ def manual_moves(state: KeenerState, seat: int) -> list[Move]:
         return []
     s = state.snapshot
     side = s.sides[seat]
-    known = tuple(dict.fromkeys(side.unseen)) if HAND_UNKNOWN in side.hand else ()
+    known = _one_of_each(side) if HAND_UNKNOWN in side.hand else ()
     sides = list(s.sides)
     sides[seat] = replace(side, hand=known, face_down=())
-    listed = legal_moves(replace(s, sides=tuple(sides)), seat)
-    return [m for m in listed if not isinstance(m, Cloak | Uncloak)]
+    listed = [m for m in legal_moves(replace(s, sides=tuple(sides)), seat) if not isinstance(m, Cloak | Uncloak)]
+    phone = [m for m in listed if not _names_card(m)]
+    cards = [m for m in listed if _names_card(m)]
+    return phone + cards[:max(0, MANUAL_CAP - len(phone))]
 
 
 ADAPTER = FunctionAdapter(
