@@ -68,6 +68,11 @@ def page_strings() -> dict[str, str]:
         "board_button": _("Button {button} pressed (seat {n})"), "rolled": _("{label}: {values}"),
         "illegal_table": _("Illegal move: {message}"), "seats_connected": _("{n} of {of} seats connected"),
         "seat_move": _("{who}: {what}"), "list_sep": _(", "), "entered": _("Move entered."),
+        "profile_saved": _("Saved as {name}."), "character_sheet": _("Character: {name}, {points} points."),
+        "answer_declare": _("Declare"), "answer_decline": _("Do not declare"), "answer_load": _("Load"),
+        "answer_yes": _("Yes"), "answer_no": _("No"),
+        "coins_title": _("Aggression coins"), "arm_left": _("left arm"), "arm_right": _("right arm"),
+        "coin_here": _("a coin is on this arm"),
         "field": {
             "hand": _("Your hand"), "my_pick": _("Your sealed card"), "my_sealed_base": _("Your sealed base"),
             "known_in_hand": _("Known cards"), "hand_counts": _("Cards in hand"), "scores": _("Scores"),
@@ -123,6 +128,9 @@ def page_strings() -> dict[str, str]:
             "values": _("Values"), "variant": _("Variant"), "void": _("Void"), "voided": _("Voided"),
             "voids": _("Voids"), "voltage": _("Voltage"), "waiting": _("Waiting"), "what": _("What"),
             "why": _("Why"), "winner": _("Winner"), "winners": _("Winners"), "wood": _("Wood"), "zone": _("Zone"),
+            "declarer": _("Declared by"), "times": _("Times it resolves"), "physical": _("Physical cards"),
+            "hand_unknown": _("Unknown cards in hand"), "you": _("You"), "my_janken": _("Your janken hand"),
+            "chosen": _("Chosen"), "replays": _("Replays"), "for": _("For"),
         },
         "phase": {
             "shuffle": _("shuffling"),

@@ -322,7 +322,7 @@ class Referee:
         if t.readonly:
             return _readonly()
         if t.paused is not None:
-            return _refusal("TC-PAUSED", _("A dispute is already open."))
+            return self._refused(seat, "challenge", _refusal("TC-PAUSED", _("A dispute is already open.")), reason=reason)
         entry = t.note("phone", seat, event="pause", reason=reason, challenge=True)
         t.paused = {"by": seat, "reason": reason, "seq": entry["seq"]}
         self.announce("paused", {"paused": t.paused, "seq": t.seq})
@@ -403,6 +403,13 @@ class Referee:
             self.publish()
         return _answer(result)
 
+    def _refused(self, seat: int | None, what: str, refusal: JSON, **data: Any) -> JSON:
+        """A refused input that is no engine move is recorded too (as a note), before the refusal is sent:
+        every input, accepted or rejected, is in the record that settles disputes."""
+        if not self.table.readonly and not self.table.closed:
+            self.table.note("phone", seat, event="refused", input=what, verdict=refusal["verdict"], **data)
+        return refusal
+
     def answer(self, seat: int, choice: str) -> JSON:
         """A seat's answer to a question the table adapter asked (which card was sealed, whether to
         declare): the adapter says which move it stands for, and that move is played like any other."""
@@ -412,10 +419,12 @@ class Referee:
         try:
             adapter = registry.adapter(t.game.id)
         except ValueError:
-            return _refusal("TC-ANSWER", _("This table asks no questions."))
+            return self._refused(seat, "answer", _refusal("TC-ANSWER", _("This table asks no questions.")),
+                                 choice=choice)
         move = adapter.answer(t.state, seat, choice)
         if move is None:
-            return _refusal("TC-ANSWER", _("That answer is not one of the choices offered."))
+            return self._refused(seat, "answer", _refusal("TC-ANSWER", _("That answer is not one of the choices offered.")),
+                                 choice=choice)
         out = self.play(seat, "phone", move.to_json())
         if out["ok"]:
             self.questions.pop(seat, None)
@@ -455,18 +464,20 @@ class Referee:
         for question in outcome.questions:
             payload = {"prompt": question.prompt, "choices": list(question.choices), "seat": question.seat}
             asked[question.seat] = payload
-            if question.seat is None:
-                self.announce("question", payload)
-            else:
-                self.emit("question", self.said({"table": t.id, **payload}, question.seat),
-                          room_seat(t.id, question.seat))
         answers = []
         for move in outcome.moves:
             answers.append(self.play(getattr(move, "seat", None), "camera", move.to_json(), evidence))
             if not answers[-1]["ok"]:
                 break
-        for seat, payload in asked.items():  # open until answered or the game moves on (see send_view)
+        # Asked after the moves' views, at the entry it stays open at: a phone drops it at a later view, and
+        # one that reloads or reconnects is asked again (send_view) until it answers or the game moves on.
+        for seat, payload in asked.items():
+            payload["seq"] = t.seq
             self.questions[seat] = (t.seq, payload)
+            if seat is None:
+                self.announce("question", payload)
+            else:
+                self.emit("question", self.said({"table": t.id, **payload}, seat), room_seat(t.id, seat))
         return answers[-1] if answers else {"ok": True, "seq": t.seq}
 
 

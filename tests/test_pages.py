@@ -327,3 +327,88 @@ def test_change_a_sealed_card_until_it_is_revealed(server, browser):
         assert table.state.view(0)["my_pick"] is None or table.state.view(0)["my_pick"] != hand[1]
     finally:
         ctx.close()
+
+
+def test_a_fighter_picks_a_character_sheet_and_the_table_shows_the_coins(server, browser):
+    """Two Freakin' Swords: the phone names its player (with a PIN) and character; the same character name
+    picks the sheet up again with its points, and once the fight has begun the points wait (TC-OPTIONS,
+    shown as a notice).  The table page draws the aggression coins on their arms without a board."""
+    table = server.server.create_table(TableSpec("two-freakin-swords", seats=2, deal=3))
+    store = server.server.hub.store
+    phone_ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", is_mobile=True,
+                                    has_touch=True)
+    tablet = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    try:
+        phone = phone_ctx.new_page()
+        phone.goto(qr.join_url(server.url, table.seat(0).token))
+        phone.wait_for_function("document.getElementById('seat').textContent === 'Seat 1'", timeout=15000)
+        assert phone.locator("#profile").get_attribute("open") is not None  # open at a fighting table
+        assert "a new name starts a new sheet" in phone.inner_text("#profile")
+        phone.fill("#name", "Ada")
+        phone.fill("#pin", "2468")
+        phone.fill("#character", "Blade")
+        phone.click("#name-form button[type=submit]")
+        answer = phone.locator("#profile-answer")
+        answer.wait_for(state="visible", timeout=15000)
+        assert "Character: Blade, 0 points." in answer.inner_text()
+        player = store.player("Ada", "2468")
+        sheet = store.character_named(player["id"], "Blade")
+        store.add_points(sheet["id"], 3)
+
+        # The fight begins (a seat plays); the same name picks the sheet up again, its points wait.
+        referee = server.server.hub.referee(table.id)
+        move = referee.moves_of(1)[0]
+        assert referee.run(referee.play, 1, "phone", move)["ok"]
+        phone.click("#name-form button[type=submit]")
+        phone.wait_for_function("document.getElementById('profile-answer').textContent.includes('3 points')",
+                                timeout=15000)
+        notice = phone.locator("#notice")
+        notice.wait_for(state="visible", timeout=15000)
+        assert "TC-OPTIONS" in notice.inner_text()
+        assert table.seat(0).character_id == sheet["id"]
+
+        # The table page: the coins on their arms (the view's "coins"), per seat.
+        page = tablet.new_page()
+        page.goto(table_url(server, table))
+        page.wait_for_selector("#devices .device.coins")
+        lit = page.eval_on_selector_all("#devices .arm.lit", "as => as.map(a => a.dataset.arm)")
+        assert sorted(lit) == sorted(table.state.view(None)["coins"])
+        assert page.locator("#devices .arm").count() == 4
+    finally:
+        phone_ctx.close()
+        tablet.close()
+
+
+def test_a_question_shows_readable_choices_and_survives_a_reload(server, browser):
+    """The camera asks a seat (ガンナガン: declare ダブルエッジ?): readable buttons, the code as their value;
+    a reload asks again; the answer plays the move and the question goes away."""
+    from engines.core import Sighting, TableSnapshot, ZoneChange
+    from engines.gun_and_gun.table import sighting_of
+
+    table = server.server.create_table(TableSpec("gun-and-gun", "double-edge", seats=2, deal="physical"))
+    referee = server.server.hub.referee(table.id)
+    seat = table.state.snapshot.active
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", is_mobile=True, has_touch=True)
+    try:
+        phone = ctx.new_page()
+        phone.goto(qr.join_url(server.url, table.seat(seat).token))
+        phone.wait_for_function(f"document.getElementById('seat').textContent === 'Seat {seat + 1}'", timeout=15000)
+        state = table.state
+        card = next(c for c in state.snapshot.players[seat].unseen if state.table.card(c).key == "resupply")
+        name = sighting_of(state, card)
+        snap = TableSnapshot((Sighting(name, f"s{seat}.action", 60.0, 260.0),))
+        referee.run(referee.physical, [ZoneChange("placed", name, f"s{seat}.action")], snap, None)
+        phone.wait_for_selector("#question .option.answer")
+        values = phone.eval_on_selector_all("#question .option.answer", "bs => bs.map(b => b.value)")
+        labels = phone.eval_on_selector_all("#question .option.answer", "bs => bs.map(b => b.innerText)")
+        assert values[0].startswith("declare:play-action:")
+        assert labels[0].startswith("Declare") and "declare:" not in labels[0]
+        assert labels[1].startswith("Do not declare")
+        phone.reload()
+        phone.wait_for_selector("#question .option.answer")
+        before = table.seq
+        phone.locator("#question .option.answer").nth(1).click()
+        phone.wait_for_function("document.getElementById('question').hidden", timeout=15000)
+        assert table.seq > before
+    finally:
+        ctx.close()

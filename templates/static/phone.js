@@ -220,6 +220,7 @@
     if (!msg || msg.seq < seq) return;
     seq = msg.seq;
     last = msg;
+    if (question && question.seq !== undefined && msg.seq > question.seq) unask();
     if (msg.info) info = msg.info;
     if (msg.seat !== undefined && msg.seat !== null) seat = msg.seat;
     if (commit && ((msg.events || []).some((e) => REVEALED.test(e.type || "")) || (msg.view || {}).outcome)) remember(null);
@@ -246,7 +247,9 @@
         return;
       }
       seq = -1;
+      unask();
       show(ack);
+      if (ack.question) ask(ack.question);  // still open: asked again after a reload or reconnect
     });
   }
   function play(move) {
@@ -299,21 +302,51 @@
   socket.on("paused", () => banner(T("paused")));
   socket.on("resumed", () => banner(""));
   // The table asks this seat (the camera could not decide): one button per choice, sent back as "answer".
-  socket.on("question", (q) => {
-    const b = $("banner");
+  // A choice is a code (a card, cards in order "QH-JS-2C", or "declare:play-action:0A-12"): shown readably,
+  // sent back as is.
+  const ANSWER_WORDS = new Set(["declare", "decline", "load", "yes", "no"]);
+  function choiceLabel(choice) {
+    const out = [];
+    const text = String(choice);
+    const parts = text.includes(":") ? text.split(":") : [text];
+    parts.forEach((part, i) => {
+      if (i === 0 && parts.length > 1 && ANSWER_WORDS.has(part)) out.push(el("strong", "text", T("answer_" + part)));
+      else if (i === 1 && parts.length > 2 && /^[a-z]+(-[a-z]+)+$|^[a-z]+$/.test(part)) out.push(el("span", "text", moveLabel(part)));
+      else if (/^\d+$/.test(part) && parts.length > 2) out.push(el("span", "text", `${TC.label("gun")} ${Number(part) + 1}`));
+      else if (part.includes("-") && part.split("-").every((c) => /^(10|[2-9AJQKT])[HDCS♥♦♣♠]$/.test(c))) {
+        const row = el("span", "chips");
+        part.split("-").forEach((c, n) => { row.append(el("small", "order", String(n + 1)), TC.cardChip(c)); });
+        out.push(row);
+      } else out.push(value(part, { inList: true }, "card"));
+    });
+    return out;
+  }
+  let question = null;
+  function unask() { question = null; const q = $("question"); q.replaceChildren(); q.hidden = true; }
+  function ask(q) {
+    if (!q || (q.seq !== undefined && q.seq < seq)) return;  // the game has moved on since it was asked
+    question = q;
+    const b = $("question");
     b.replaceChildren(el("p", null, q.prompt));
+    const row = el("div", "options");
     for (const choice of q.choices || []) {
-      const btn = el("button", "option", choice);
+      const btn = el("button", "option answer");
       btn.type = "button";
+      btn.value = choice;
+      btn.dataset.choice = choice;
+      btn.title = choice;
+      btn.append(...choiceLabel(choice));
       btn.addEventListener("click", () => socket.emit("answer", { table, choice }, (ack) => {
         if (!ack) { notice({ rule: "", message: T("no_answer") }); return; }
-        if (ack.ok) { notice(null); banner(""); }
+        if (ack.ok) { notice(null); unask(); }
         else notice(ack.verdict || { rule: ack.code, message: ack.message });
       }));
-      b.append(btn);
+      row.append(btn);
     }
+    b.append(row);
     b.hidden = false;
-  });
+  }
+  socket.on("question", ask);
   socket.on("kicked", () => { kicked = true; banner(T("kicked")); socket.disconnect(); });
   socket.on("error", (m) => { if (m && m.event !== "play") notice({ rule: m.code, message: m.message }); });
 
@@ -331,10 +364,29 @@
       else if (ack) notice(ack.verdict || { rule: ack.code, message: ack.message });
     });
   };
+  // The seat names its player (a PIN keeps the name theirs) and, at Two Freakin' Swords, its character:
+  // the same character name picks the living sheet up again, a new one starts a new sheet.
   $("name-form").onsubmit = (ev) => {
     ev.preventDefault();
     const name = $("name").value.trim();
-    if (name) socket.emit("profile", { table, name }, (ack) => { if (ack && !ack.ok) notice({ rule: ack.code, message: ack.message }); });
+    if (!name) return;
+    const msg = { table, name };
+    const pin = $("pin") ? $("pin").value.trim() : "";
+    if (pin) msg.pin = pin;
+    const character = $("character") ? $("character").value.trim() : "";
+    if (character) msg.character = character;
+    socket.emit("profile", msg, (ack) => {
+      const out = $("profile-answer");
+      if (!ack) { notice({ rule: "", message: T("no_answer") }); return; }
+      if (!ack.ok) { out.hidden = true; notice(ack.verdict || { rule: ack.code, message: ack.message }); return; }
+      notice(null);
+      const parts = [T("profile_saved", { name: (ack.player || {}).name || name })];
+      if (ack.character) parts.push(T("character_sheet", { name: ack.character.name, points: ack.character.points || 0 }));
+      out.textContent = parts.join(" ");
+      out.hidden = false;
+      // The sheet's points wait for the next fight when this one has begun (TC-OPTIONS): said as a notice.
+      if (ack.sheets && !ack.sheets.ok && ack.sheets.verdict) notice(ack.sheets.verdict);
+    });
   };
   conn("connecting");
 })();

@@ -54,6 +54,9 @@
         if (!v || typeof v !== "object" || Array.isArray(v)) continue;
         for (const n of SCORE_KEYS) if (view[list].every((o) => o && o[k] && typeof o[k][n] === "number"))
           rows.push([k + "." + n, view[list].map((o) => o[k][n])]);
+        // A bank (Keener's resources): every resource it holds, a row each (public: KN-11).
+        if (k === "bank") for (const n of Object.keys(v)) if (view[list].every((o) => o && o[k] && typeof o[k][n] === "number"))
+          rows.push([k + "." + n, view[list].map((o) => o[k][n])]);
       }
     }
     const t = el("table", "scores");
@@ -94,6 +97,9 @@
   function device(kind, seat, text, big) {
     const id = kind + ":" + (seat === null || seat === undefined ? "-" : seat);
     shown[id] = { kind, seat, text, big };
+    drawDevices();
+  }
+  function drawDevices() {
     const panel = $("devices");
     panel.replaceChildren();
     for (const d of Object.values(shown)) {
@@ -102,6 +108,34 @@
         el("span", "big", d.big), el("small", null, d.text));
       panel.append(box);
     }
+    const coins = coinBox();
+    if (coins) panel.append(coins);
+  }
+  // Two Freakin' Swords' aggression coins, as a board would light them: per seat, which arm holds a coin
+  // (the public view's "coins" lists arm keys such as "1R"; a seat's arms are its L and R).
+  const ARM = /^(\d+)([LR])$/;
+  function coinBox() {
+    const coins = view && view.coins;
+    if (!Array.isArray(coins) || !coins.every((c) => typeof c === "string" && ARM.test(c))) return null;
+    const held = new Set(coins);
+    const box = el("div", "device coins");
+    box.dataset.coins = coins.join(" ");
+    box.append(el("small", null, T("coins_title")));
+    const arms = el("div", "arms");
+    for (let i = 0; i < nSeats; i++) {
+      const cell = el("span", "seat-arms");
+      cell.append(el("small", null, seatName(info, i) + " "));
+      for (const side of ["L", "R"]) {
+        const lit = held.has(`${i}${side}`);
+        const arm = el("span", "arm" + (lit ? " lit" : ""), (lit ? "● " : "○ ") + T(side === "L" ? "arm_left" : "arm_right"));
+        arm.dataset.arm = `${i}${side}`;
+        arm.title = lit ? T("coin_here") : "";
+        cell.append(arm);
+      }
+      arms.append(cell);
+    }
+    box.append(arms);
+    return box;
   }
   function onEvents(events) {
     for (const e of events || []) {
@@ -124,6 +158,7 @@
     status();
     seats();
     onEvents(msg.events);
+    drawDevices();
     banner(info && info.paused ? T("paused") : "");
     manualSeats();
     refreshStatus();
