@@ -240,10 +240,15 @@ class Referee:
         if seat is not None:
             body["moves"] = self.moves_of(seat)
         asked = self.questions.get(seat)
-        if asked is not None and asked[0] == t.seq and t.paused is None:
+        if asked is not None and t.paused is None and self._still_open(asked[0]):
             body["question"] = {"table": t.id, **asked[1]}
         return localize({"table": t.id, "seq": t.seq, "t": time.time(), "seat": seat, "events": [],
                          "info": t.info(), **self.guarded(seat, body)})
+
+    def _still_open(self, asked_at: int) -> bool:
+        """Has the game stayed where a question was asked (entry ``asked_at``)?  Notes (a refused input,
+        a pause) do not move it on; any other entry does."""
+        return all(e.get("kind") == "note" for e in self.table.chain.entries[asked_at:])
 
     # ---- inputs (each runs on the worker thread via call/run) ---------------
     def play(self, seat: int | None, source: str, move: JSON, evidence: str | None = None) -> JSON:

@@ -33,7 +33,7 @@ def test_an_answer_becomes_the_move_it_stands_for(tmp_path):
             other = 1 - seat
             refused = phones[other].call("answer", {"table": table.id, "choice": "load:0:no-such-card"})
             assert not refused["ok"] and refused["verdict"]["rule"] == "TC-ANSWER"
-            assert table.seq == before + 1
+            assert table.seq == before + 2 and table.chain.entries[-1]["kind"] == "note"  # recorded, nothing played
             phones[other].wait_for(lambda e, d: e == "rejected" and d["verdict"]["rule"] == "TC-ANSWER")
             assert not any(e == "rejected" for e, _ in phones[seat].messages)
         finally:
@@ -47,10 +47,14 @@ def test_a_game_without_questions_refuses_answers(tmp_path):
         phone = Phone(srv.url)
         try:
             _seat(phone, table, 0)
-            before = table.seq
+            before, state = table.seq, table.state.to_json()
             answer = phone.call("answer", {"table": table.id, "choice": "anything"})
             assert not answer["ok"] and answer["verdict"]["rule"] == "TC-ANSWER"
-            assert table.seq == before
+            # Nothing changed but the record, which keeps the refused input (every input is recorded).
+            assert table.state.to_json() == state and table.seq == before + 1
+            note = table.chain.entries[-1]
+            assert note["kind"] == "note" and note["data"]["input"] == "answer"
+            assert note["data"]["verdict"]["rule"] == "TC-ANSWER" and note["seat"] == 0
             bad = phone.call("answer", {"table": table.id, "choice": ""})
             assert bad is None or not bad.get("ok", False)
         finally:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from companion.config import TableSpec
 from tests.support.server import Phone, thread_server
 
-EVENTS = ["join", "watch", "play", "amend", "challenge", "record", "host_auth", "host", "profile"]
+EVENTS = ["join", "watch", "play", "amend", "answer", "challenge", "record", "host_auth", "host", "profile"]
 
 json_leaf = st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.floats(allow_nan=False) | st.text(max_size=20)
 json_value = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=4)
