@@ -246,9 +246,10 @@ class Referee:
                          "info": t.info(), **self.guarded(seat, body)})
 
     def _still_open(self, asked_at: int) -> bool:
-        """Has the game stayed where a question was asked (entry ``asked_at``)?  Notes (a refused input,
-        a pause) do not move it on; any other entry does."""
-        return all(e.get("kind") == "note" for e in self.table.chain.entries[asked_at:])
+        """Has the game stayed where a question was asked (entry ``asked_at``)?  Notes (a pause) and
+        refused moves (a wrong answer) do not move it on; any other entry does."""
+        return all(e.get("kind") == "note" or (e.get("kind") == "move" and not (e.get("verdict") or {}).get("ok"))
+                   for e in self.table.chain.entries[asked_at:])
 
     # ---- inputs (each runs on the worker thread via call/run) ---------------
     def play(self, seat: int | None, source: str, move: JSON, evidence: str | None = None) -> JSON:

@@ -45,6 +45,11 @@ def test_an_open_question_is_asked_again_on_rejoin_until_answered(tmp_path):
             assert not any(e == "question" for e, _ in phones[other].messages)
             assert "question" not in _join(phones[other], table, other)
 
+            # A wrong answer is refused and leaves the question open.
+            refused = phones[seat].call("answer", {"table": table.id, "choice": "declare:play-action:nothing"})
+            assert not refused["ok"]
+            assert _join(phones[seat], table, seat)["question"]["choices"] == asked["choices"]
+
             before = table.seq
             answer = phones[seat].call("answer", {"table": table.id, "choice": asked["choices"][1]})
             assert answer["ok"], answer

@@ -220,7 +220,8 @@
     if (!msg || msg.seq < seq) return;
     seq = msg.seq;
     last = msg;
-    if (question && question.seq !== undefined && msg.seq > question.seq) unask();
+    // The game moved on (a view with events after the question): it is no longer asked.
+    if (question && question.seq !== undefined && msg.seq > question.seq && (msg.events || []).length) unask();
     if (msg.info) info = msg.info;
     if (msg.seat !== undefined && msg.seat !== null) seat = msg.seat;
     if (commit && ((msg.events || []).some((e) => REVEALED.test(e.type || "")) || (msg.view || {}).outcome)) remember(null);
@@ -324,7 +325,7 @@
   let question = null;
   function unask() { question = null; const q = $("question"); q.replaceChildren(); q.hidden = true; }
   function ask(q) {
-    if (!q || (q.seq !== undefined && q.seq < seq)) return;  // the game has moved on since it was asked
+    if (!q) return;
     question = q;
     const b = $("question");
     b.replaceChildren(el("p", null, q.prompt));
