@@ -412,3 +412,20 @@ def test_a_question_shows_readable_choices_and_survives_a_reload(server, browser
         assert table.seq > before
     finally:
         ctx.close()
+
+
+def test_the_table_page_scores_keeners_banks(server, browser):
+    """Keener's banks are public (KN-11): the table page's score table has a row per resource."""
+    table = server.server.create_table(TableSpec("keener", seats=2, deal=3))
+    bank = table.state.view(None)["sides"][0]["bank"]
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        page.goto(table_url(server, table))
+        page.wait_for_function("document.getElementById('score').textContent.includes('Bank')", timeout=15000)
+        rows = page.eval_on_selector_all("#score tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+        for resource, amount in bank.items():
+            row = next(r for r in rows if r[0] == f"Bank · {resource.capitalize()}")
+            assert row[1] == str(amount)
+    finally:
+        ctx.close()

@@ -313,7 +313,7 @@
     parts.forEach((part, i) => {
       if (i === 0 && parts.length > 1 && ANSWER_WORDS.has(part)) out.push(el("strong", "text", T("answer_" + part)));
       else if (i === 1 && parts.length > 2 && /^[a-z]+(-[a-z]+)+$|^[a-z]+$/.test(part)) out.push(el("span", "text", moveLabel(part)));
-      else if (/^\d+$/.test(part) && parts.length > 2) out.push(el("span", "text", `${TC.label("gun")} ${Number(part) + 1}`));
+      else if (/^\d+$/.test(part) && parts.length > 2) out.push(el("span", "text", `${TC.label("gun")} ${part}`));  // as the move picker names it
       else if (part.includes("-") && part.split("-").every((c) => /^(10|[2-9AJQKT])[HDCS♥♦♣♠]$/.test(c))) {
         const row = el("span", "chips");
         part.split("-").forEach((c, n) => { row.append(el("small", "order", String(n + 1)), TC.cardChip(c)); });
