@@ -535,3 +535,151 @@ def test_a_doubtful_strange_card_on_a_turned_base_is_asked_not_refused():
                Sighting("6H", "s0.base", 0, 0, layer=0))
     result = interpret(state, before, plus(minus(before, "s0.base"), *partial))
     assert result.mismatch is None and result.moves == () and result.questions[0].seat == 0
+
+
+# ---------------------------------------------------------------- physical deal: what a phone is offered
+
+PHONE_TYPES = {"draw", "take-discards", "take-discard", "end-turn", "claim"}
+"""Moves that name no card: every one listed must be accepted as it stands."""
+
+
+def named_cards(move) -> set[str]:
+    cards = set(getattr(move, "cards", ()) or ())
+    cards |= {c for c in (getattr(move, "card", None), getattr(move, "seen", None)) if c}
+    return cards
+
+
+def check_offer(state, seat) -> list:
+    """The phone's moves for an acting ``seat`` of a physical deal: accepted, within the cap, leaking nothing."""
+    offered = manual_moves(state, seat)
+    if state.snapshot.phase == "build":
+        assert offered is None  # three cards in order among ~40 unseen: the phone's free entry
+        return []
+    assert offered, (state.snapshot.phase, seat)
+    assert len(offered) <= 60 and len(set(offered)) == len(offered)
+    secret = state.hidden_from(seat)
+    for move in offered:
+        assert move.actor == seat
+        assert not named_cards(move) & secret, (move, secret)
+        if move.type in PHONE_TYPES or move.type == "reveal":
+            assert state.check(move).ok, (move, state.check(move))
+        else:  # a sealed card named on the phone: a card this seat may hold, so the engine takes it
+            assert move.type in ("indicate", "play-support"), move
+            assert state.check(move).ok, (move, state.check(move))
+    return offered
+
+
+def as_physical(move, physical):
+    """The seeded game's move as the physical table makes it: a face-down Support leaving is named (DE-15.4)."""
+    s = physical.snapshot
+    if isinstance(move, m.DiscardSupport) and not s.support_up[move.seat]:
+        return m.DiscardSupport(move.seat, move.card, s.supports[move.seat])
+    if isinstance(move, m.PlayGambit) and s.supports[move.seat] and not s.support_up[move.seat]:
+        return m.PlayGambit(move.seat, move.cards, s.supports[move.seat])
+    return move
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("standard", 5), ("azbar", 8)])
+def test_a_physical_deal_offers_each_acting_phone_what_it_enters(variant, seed):
+    """A seeded game picks the players' moves; a physical twin follows it (its phones reveal what was
+    sealed).  At every step each acting seat of the twin is offered a non-empty list (the Base
+    aside) of moves the engine accepts, naming only cards that seat may hold, and the move the
+    player makes on the phone is among them."""
+    seeded = GAME.new(2, variant, deal=seed, options={"max_rounds": 12})
+    physical = GAME.new(2, variant, deal="physical", options={"max_rounds": 12})
+    rng = random.Random(seed)
+    offered_types: set[str] = set()
+    while seeded.outcome is None:
+        while physical.snapshot.phase == "reveal" and physical.outcome is None:
+            seat = min(physical.to_act())
+            reveals = check_offer(physical, seat)
+            assert [mv.type for mv in reveals] == ["reveal"]
+            physical.apply(reveals[0])
+            offered_types.add("reveal")
+        chance = seeded.pending_chance()
+        if chance is not None:
+            if seeded.snapshot.phase == "shuffle":
+                seeded.apply(sample_chance(chance, rng))
+            else:
+                coin = sample_chance(chance, rng)
+                seeded.apply(coin)
+                physical.apply(coin)
+            continue
+        for seat in physical.to_act():
+            offered_types |= {mv.type for mv in check_offer(physical, seat)}
+        assert physical.to_act() == seeded.to_act()
+        seat = min(seeded.to_act())
+        move = rng.choice(seeded.legal_moves(seat))
+        if move.type in PHONE_TYPES | {"indicate"} or (move.type == "play-support"):
+            assert move in manual_moves(physical, seat), move
+        seeded.apply(move)
+        physical.apply(as_physical(move, physical))
+    while physical.outcome is None:  # the last reveals of the physical twin
+        seat = min(physical.to_act())
+        physical.apply(check_offer(physical, seat)[0])
+    assert physical.outcome == seeded.outcome
+    assert {"reveal", "draw", "indicate", "play-support"} <= offered_types, offered_types
+    for seat in (0, 1):
+        assert manual_moves(physical, seat) == []
+
+
+def test_a_seeded_deal_keeps_offering_the_legal_moves_and_an_idle_seat_nothing():
+    state = started()
+    seat = min(state.to_act())
+    assert manual_moves(state, seat) == state.legal_moves(seat)
+    physical = physical_bases()
+    physical.apply(m.Reveal(0, "base", ("2H", "4D", "6H")))
+    assert manual_moves(physical, 0) == []  # revealed already: nothing waits for seat 1
+    assert manual_moves(physical, 1) == [m.Reveal(1, "base", ("3C", "5S", "7C"))]
+
+
+def test_a_physical_indicator_offer_names_no_card_the_opponent_sealed():
+    state = physical_bases()
+    state.apply(m.Reveal(0, "base", ("2H", "4D", "6H")))
+    state.apply(m.Reveal(1, "base", ("3C", "5S", "7C")))
+    state.apply(ChanceMove((0,)))
+    state.apply(m.PlayStriker(0, "QH"))
+    offered = manual_moves(state, 0)
+    assert m.PlaySupport(0, "9S") in offered and m.Draw(0) in offered
+    assert not any(mv.type == "play-striker" for mv in offered)  # face up: the camera's
+    state.apply(m.PlaySupport(0, "9S"))
+    state.apply(m.Draw(0))
+    state.apply(m.PlayStriker(1, "JC"))
+    offered = manual_moves(state, 1)
+    assert m.PlaySupport(1, "9S") not in offered  # seat 1's sealed Support: never offered to seat 2
+    state.apply(m.PlaySupport(1, "10C"))
+    state.apply(m.Draw(1))
+    indicators = manual_moves(state, 1)
+    assert indicators[:2] == [m.Indicate(1, "AD"), m.Indicate(1, "AC")]
+    assert not {"9S", "QH", "2H", "AH", "AS"} & {mv.card for mv in indicators}
+
+
+def test_a_physical_tables_acting_phone_is_sent_a_list_of_moves(tmp_path):
+    from companion.config import TableSpec
+    from tests.support.server import Phone, thread_server
+
+    with thread_server(tmp_path, [TableSpec("double-edge", "standard", 2, deal="physical")]) as srv:
+        table = next(iter(srv.server.hub.tables.values()))
+        phones = [Phone(srv.url) for _ in range(2)]
+        try:
+            for i, phone in enumerate(phones):
+                assert phone.call("join", {"table": table.id, "token": table.seats[i].token})["ok"]
+            bases = [("2H", "4D", "6H"), ("3C", "5S", "7C")]
+            for i, phone in enumerate(phones):
+                ack = phone.call("play", {"table": table.id, "move": m.BuildBase(i, bases[i]).to_json()})
+                assert ack["ok"], ack
+            seq = table.chain.entries[-1]["seq"]
+            view = phones[0].wait_for(lambda e, d: e == "view" and d["seq"] >= seq and d.get("moves"))[1]
+            assert view["moves"] == [m.Reveal(0, "base", bases[0]).to_json()]
+            for i, phone in enumerate(phones):
+                ack = phone.call("play", {"table": table.id, "move": m.Reveal(i, "base", bases[i]).to_json()})
+                assert ack["ok"], ack
+            # The coin is the server's; then the first player's phone is offered its turn's moves.
+            first = table.state.snapshot.first
+            assert table.state.snapshot.phase == "turn"
+            view = phones[first].wait_for(lambda e, d: e == "view" and d["view"].get("turn") == first and d["moves"])[1]
+            # Seven cards in hand: the turn ends with a confirmation (DE-7.5), no sealed Support yet.
+            assert view["moves"] == [{"type": "end-turn", "seat": first}]
+        finally:
+            for phone in phones:
+                phone.close()

@@ -517,13 +517,55 @@ def _try(state: DoubleEdgeState, moves: list[Move], questions: list[Question]) -
     return AdapterResult(moves=tuple(moves), questions=tuple(questions))
 
 
-def manual_moves(state: DoubleEdgeState, seat: int) -> list[Move] | None:
-    """What a person may enter by hand for ``seat`` now (no camera): the legal moves of a seeded deal.
+MANUAL_CAP = 60
+"""At most this many moves are offered on a phone in a physical deal (buttons, not a search)."""
 
-    A physical deal's hands are unknown (DE-15.1): None, and the entry form
-    takes any card id, which the engine checks.
+
+def manual_moves(state: DoubleEdgeState, seat: int) -> list[Move] | None:
+    """What a person may enter by hand for ``seat`` now (no camera): a seeded deal's legal moves.
+
+    A physical deal's hands are unknown (DE-15.1), so the engine lists no moves;
+    the phone is offered what it enters itself: the reveal of its own sealed
+    cards (DE-15.4), the claim (DE-11.3), the ways to end the turn (DE-7), and
+    the sealed commitments only the phone can name, with the cards the seat may
+    still hold as candidates: the indicator (DE-8.1, its aces first) and a
+    Support under its Striker (DE-6.4).  Face-up plays (Striker, Gambit, a
+    card discarded under the Support) are the camera's.  The Base (DE-3.1) is
+    three cards in order among some forty unseen ones, too many to list: None,
+    and the phone keeps its free entry for it.
     """
-    return state.legal_moves(seat)
+    if not state.physical:
+        return state.legal_moves(seat)
+    if state.outcome is not None or seat not in state.to_act():
+        return []
+    s = state.snapshot
+    if s.phase == "build":
+        return None
+    if s.phase == "reveal":
+        sealed = {"base": lambda: tuple(s.sealed_bases[seat]), "indicator": lambda: (s.indicators[seat],),
+                  "support": lambda: (s.supports[seat],)}
+        return [m.Reveal(seat, what, sealed[what]()) for who, what in s.pending if who == seat]
+    if s.phase == "claim":
+        return [m.Claim(seat, True), m.Claim(seat, False)]
+    if s.phase == "indicate":
+        aces = [a for a in ACES[seat] if s.indicators[seat] != a]
+        return [m.Indicate(seat, c) for c in (*aces, *_may_hold(state, seat))][:MANUAL_CAP]
+    if s.phase == "turn":
+        out: list[Move] = list(state.end_options(s, seat))
+        if s.strikers[seat] is not None and s.supports[seat] is None:
+            out += [m.PlaySupport(seat, c) for c in _may_hold(state, seat)]
+        return out[:MANUAL_CAP]
+    return []
+
+
+def _may_hold(state: DoubleEdgeState, seat: int) -> tuple[str, ...]:
+    """The non-ace cards ``seat`` may hold in a physical deal: its known hand cards, then, while part of
+    its hand is unseen, every card with no known place (DE-15.2).  Never a card known to lie elsewhere,
+    so never another seat's sealed card."""
+    s = state.snapshot
+    known = tuple(sorted(s.hands[seat], key=lambda c: (c[-1], value(c))))
+    unseen = tuple(c for c in DECK if state.where_is(c) is None) if s.hand_unknown[seat] > 0 else ()
+    return tuple(dict.fromkeys((*known, *unseen)))
 
 
 def card_choices(state: DoubleEdgeState, seat: int) -> tuple[str, ...]:
