@@ -561,11 +561,9 @@ def check_offer(state, seat) -> list:
     for move in offered:
         assert move.actor == seat
         assert not named_cards(move) & secret, (move, secret)
-        if move.type in PHONE_TYPES or move.type == "reveal":
-            assert state.check(move).ok, (move, state.check(move))
-        else:  # a sealed card named on the phone: a card this seat may hold, so the engine takes it
-            assert move.type in ("indicate", "play-support"), move
-            assert state.check(move).ok, (move, state.check(move))
+        # Naming no card, its own sealed cards (reveal), or a card it may hold for a seal: all accepted.
+        assert move.type in PHONE_TYPES | {"reveal", "indicate", "play-support"}, move
+        assert state.check(move).ok, (move, state.check(move))
     return offered
 
 
