@@ -344,6 +344,7 @@ def test_a_fighter_picks_a_character_sheet_and_the_table_shows_the_coins(server,
         phone.wait_for_function("document.getElementById('seat').textContent === 'Seat 1'", timeout=15000)
         assert phone.locator("#profile").get_attribute("open") is not None  # open at a fighting table
         assert "a new name starts a new sheet" in phone.inner_text("#profile")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360
         phone.fill("#name", "Ada")
         phone.fill("#pin", "2468")
         phone.fill("#character", "Blade")
