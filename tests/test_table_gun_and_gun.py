@@ -396,3 +396,170 @@ def test_the_registry_hands_out_this_adapter():
     from engines import registry
 
     assert registry.adapter("gun-and-gun") is ADAPTER
+
+
+# ---------------------------------------------------------------------------
+# A physical deal: the moves a phone is offered (GG-T8)
+
+
+def _named(move) -> tuple[str, ...]:
+    """The copy ids a move names."""
+    if hasattr(move, "cards"):
+        return tuple(move.cards)
+    card = getattr(move, "card", None)
+    return (card,) if card else ()
+
+
+def _check_offer(state, seat: int) -> list:
+    """The phone's moves for ``seat`` now, checked: non-empty when it acts, [] otherwise; each move naming
+    no card, and each naming only cards the seat sees or holds, accepted; no hidden card of the other seat."""
+    from engines.gun_and_gun.moves import Reveal
+
+    offered = manual_moves(state, seat)
+    assert isinstance(offered, list)
+    if seat not in state.to_act():
+        assert offered == []
+        return offered
+    assert offered and len(offered) <= 60
+    hidden = state.hidden_from(seat)
+    pending = state.snapshot.pending
+    for move in offered:
+        assert move.actor == seat
+        assert not set(_named(move)) & hidden, move  # nothing the seat may not see
+        if isinstance(move, Reveal) and pending.source == "skill":
+            assert all(state.table.owner[c] == 1 - seat for c in move.cards)  # the opponent's turned-up card
+        else:
+            assert all(state.table.owner[c] == seat for c in _named(move)), move  # only its own cards
+            assert state.check(move).ok, (move, state.check(move))
+    return offered
+
+
+@pytest.mark.parametrize("gunners,seed", [(None, 1), (["mirror", "gina"], 2), (None, 3), (["mirror", "gina"], 4)])
+def test_a_physical_deal_offers_the_phone_its_moves_at_every_step(gunners, seed):
+    """A physical-deal game played only with the moves offered to the phones (and the coin): at every
+    step the seat to act is offered a non-empty list, every move accepted, none naming another seat's
+    hidden card; the opponent is offered nothing."""
+    from engines.gun_and_gun.moves import Activate, EndMain, NoResponse, Reveal, Shoot, UseSkill
+
+    options = {"gunners": gunners} if gunners else {}
+    state = GAME.new(2, "double-edge", deal="physical", options=options)
+    assert state.legal_moves(0) is None
+    rng = random.Random(seed)
+    kinds: set[type] = set()
+    for _ in range(400):
+        if state.outcome is not None:
+            break
+        if state.pending_chance() is not None:
+            state.apply(ChanceMove((rng.randrange(2),)))
+            continue
+        (seat,) = state.to_act()
+        offered = _check_offer(state, seat)
+        _check_offer(state, 1 - seat)
+        kinds.update(type(m) for m in offered)
+        # Mostly the phone's own moves (shoot, skill, reveal, respond), sometimes a card, now and then the end.
+        plain = [m for m in offered if isinstance(m, Shoot | UseSkill | Reveal | Activate | NoResponse)]
+        pick = rng.choice(plain if plain and rng.random() < 0.6 else offered)
+        if isinstance(pick, EndMain) and rng.random() < 0.5 and len(offered) > 1:
+            pick = rng.choice(offered)
+        state.apply(pick)
+    assert {EndMain, Shoot, PlayAction, Load, ResolveFunction} <= kinds or state.outcome is not None
+    assert Reveal in kinds  # a skill's card or a deck-loaded bullet was named on the phone
+
+
+def test_physical_phone_moves_per_phase():
+    """What the phone is offered in each situation of a physical deal (GG-T8)."""
+    from engines.gun_and_gun.moves import Activate, NoResponse, Reveal, Shoot, UseSkill
+
+    state = GAME.new(2, "double-edge", deal="physical")
+    assert state.snapshot.active == 0
+    main = manual_moves(state, 0)
+    assert main[0] == EndMain(0) and UseSkill(0, 0) in main and Shoot(0, 0) not in main  # nothing loaded
+    hand = {state.table.card(m.card).key for m in main if isinstance(m, PlayAction)}
+    assert "keiryaku" in hand or "resupply" in hand
+    resupply = next(m.card for m in main if isinstance(m, PlayAction) and state.table.card(m.card).key == "resupply")
+    assert PlayAction(0, resupply, True) in main and PlayAction(0, resupply, False) in main  # declare / decline
+    # The names offered are one copy per name: a copy seen nowhere yet, of the seat's own decks.
+    names = [state.table.card(m.card).name for m in main if isinstance(m, PlayAction) and not m.double_edge]
+    assert len(names) == len(set(names))
+    # ブレインハック turns up an opponent's card: one reveal per name of that deck.
+    state.apply(UseSkill(0, 0))
+    reveals = _check_offer(state, 0)
+    assert reveals and all(isinstance(m, Reveal) and len(m.cards) == 1 for m in reveals)
+    keiryaku = next(m for m in reveals if state.table.card(m.cards[0]).key == "keiryaku")
+    state.apply(keiryaku)
+    assert set(_check_offer(state, 0)) == {Activate(0, False), Activate(0, True)}
+    state.apply(Activate(0, False))
+    # Load, end the main phase; seat 2 (after its own turn) shoots back: seat 1's answer is offered.
+    bullet = next(m for m in manual_moves(state, 0) if isinstance(m, Load) and m.gun == 0)
+    state.apply(bullet)
+    assert Shoot(0, 0) in manual_moves(state, 0)
+    state.apply(Shoot(0, 0))
+    state.apply(EndMain(0))
+    seat = state.snapshot.active
+    assert seat == 1 and manual_moves(state, 0) == []
+    response = next((m for m in manual_moves(state, 1) if isinstance(m, SetResponse)), None)
+    if response is not None:
+        state.apply(response)
+    bullet = next(m for m in manual_moves(state, 1) if isinstance(m, Load))
+    state.apply(bullet)
+    state.apply(Shoot(1, bullet.gun))
+    if state.snapshot.pending is not None:  # seat 1 had set a response
+        offered = _check_offer(state, 0)
+        assert NoResponse(0) in offered
+
+
+def test_a_physical_down_phase_offers_each_function_card_with_and_without_the_declaration():
+    state = GAME.new(2, "double-edge", deal="physical")
+    played = next((m for m in manual_moves(state, 0) if isinstance(m, PlayFunction)), None)
+    if played is None:
+        pytest.skip("no function card affordable on the first turn")
+    state.apply(played)
+    state.apply(EndMain(0))
+    if state.snapshot.phase != "down":
+        pytest.skip("the function card resolved")
+    offered = _check_offer(state, 0)
+    assert set(offered) == {ResolveFunction(0, played.card, False), ResolveFunction(0, played.card, True)}
+
+
+def test_a_shot_of_deck_loaded_bullets_offers_the_names_they_may_have():
+    from engines.gun_and_gun.moves import Reveal, Shoot, UseSkill
+
+    state = GAME.new(2, "double-edge", deal="physical", options={"gunners": ["mirror", "gina"]})
+    seat = state.snapshot.active
+    state.apply(UseSkill(seat, 0))  # 速射装填: the top of deck 0, unknown, into gun 0
+    state.apply(Shoot(seat, 0))
+    offered = _check_offer(state, seat)
+    assert offered and all(isinstance(m, Reveal) and len(m.cards) == 1 for m in offered)
+    deck = set(state.table.decks[seat][0])
+    assert all(m.cards[0] in deck for m in offered)
+    names = [state.table.card(m.cards[0]).name for m in offered]
+    assert len(names) == len(set(names))
+
+
+def test_a_physical_table_offers_the_acting_phone_buttons(tmp_path):
+    """Through the real server: the seat to act at a physical-deal ガンナガン table gets a view whose moves
+    are a list (not None), among them ending the main phase; the other seat is offered nothing."""
+    from companion.config import TableSpec
+    from tests.support.server import Phone, thread_server
+
+    with thread_server(tmp_path, [TableSpec("gun-and-gun", "double-edge", seats=2, deal="physical")]) as srv:
+        table = next(iter(srv.server.hub.tables.values()))
+        assert table.state.snapshot.physical
+        seat = next(iter(table.state.to_act()))
+        phones = [Phone(srv.url), Phone(srv.url)]
+        try:
+            acks = [p.call("join", {"table": table.id, "token": table.seats[i].token}) for i, p in enumerate(phones)]
+            assert all(a["ok"] for a in acks), acks
+            moves = acks[seat]["moves"]
+            assert isinstance(moves, list) and moves, acks[seat]
+            assert {"type": "end-main", "seat": seat} in moves
+            assert acks[1 - seat]["moves"] == []
+            ack = phones[seat].call("play", {"table": table.id, "move": {"type": "end-main", "seat": seat}})
+            assert ack["ok"], ack
+            # The turn passed (nothing waits in the down phase): the other seat's phone gets a view with buttons.
+            assert table.state.snapshot.active == 1 - seat
+            view = phones[1 - seat].wait_for(lambda e, d: e == "view" and d.get("moves"))[1]
+            assert isinstance(view["moves"], list) and {"type": "end-main", "seat": 1 - seat} in view["moves"]
+        finally:
+            for p in phones:
+                p.close()

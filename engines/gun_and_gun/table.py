@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import permutations
 
 from engines.core import (
     FACE_DOWN,
@@ -48,9 +49,22 @@ from engines.core import (
     Verdict,
     ZoneChange,
 )
-from engines.gun_and_gun import mat
+from engines.gun_and_gun import mat, rules
 from engines.gun_and_gun.cards import CARD_SET, CardDef
-from engines.gun_and_gun.moves import Activate, Load, PlayAction, PlayFunction, ResolveFunction, Respond, SetResponse
+from engines.gun_and_gun.moves import (
+    Activate,
+    EndMain,
+    Load,
+    NoResponse,
+    PlayAction,
+    PlayFunction,
+    ResolveFunction,
+    Respond,
+    Reveal,
+    SetResponse,
+    Shoot,
+    UseSkill,
+)
 from engines.gun_and_gun.snapshot import UNKNOWN as UNKNOWN_CARD
 from engines.gun_and_gun.state import GunAndGunState
 
@@ -469,11 +483,113 @@ def button(state: GunAndGunState, seat: int | None, purpose: str, table: TableSn
                   "voltage area), then press the button while the phone asks")
 
 
+PHONE_CAP = 60
+"""At most this many moves are offered a phone in a physical deal (the moves naming no card come first)."""
+
+
 def manual_moves(state: GunAndGunState, seat: int) -> list[Move] | None:
-    """What a person may enter by hand for ``seat`` now (no camera): the engine's legal moves; None in a
-    physical deal, where the hands are unknown and the moves cannot be listed (GG-T8)."""
+    """What a person may enter by hand for ``seat`` now (GG-T8).
+
+    Seeded deal: the engine's legal moves.  Physical deal (GG-P1), where the
+    hands are unknown: the moves naming no hidden card, every one the engine
+    accepts now (ending the main phase, shooting, the skill, no response,
+    resolving a function card or activating a revealed action with or
+    without ダブルエッジ, answering a shot with a set response), then the
+    moves naming a card: a play from the hand of one copy per name the seat's
+    decks still hide (with and without the declaration), and for a ``reveal``
+    (GG-P3, GG-P4) the names the turned-up cards may have.  At most
+    :data:`PHONE_CAP`; [] when the seat is not to act.
+    """
     moves = state.legal_moves(seat)
-    return None if moves is None else list(moves)
+    if moves is not None:
+        return list(moves)
+    if state.outcome is not None or seat not in state.to_act():
+        return []
+    s = state.snapshot
+    pending = s.pending
+    flags = (False, True) if state.offers_double_edge else (False,)
+    if pending is not None and pending.kind == "reveal":
+        candidates = _reveals(state, seat)
+    elif pending is not None and pending.kind == "activate":
+        candidates = [Activate(seat, f) for f in flags]
+    elif pending is not None and pending.kind == "response":
+        candidates = [NoResponse(seat), *(Respond(seat, c) for c in s.players[seat].responses)]
+    elif s.phase == "down":
+        candidates = [ResolveFunction(seat, c, f) for c in s.players[seat].functions for f in flags]
+    else:
+        candidates = [EndMain(seat), *(Shoot(seat, g) for g in GUNS), *(UseSkill(seat, g) for g in GUNS),
+                      *_hand_plays(state, seat, flags)]
+    out: list[Move] = []
+    for move in candidates:
+        if len(out) >= PHONE_CAP:
+            break
+        if state.check(move).ok:
+            out.append(move)
+    return out
+
+
+def _by_name(state: GunAndGunState, cards: Sequence[str]) -> dict[str, str]:
+    """The first copy of each name among ``cards``, in their order."""
+    out: dict[str, str] = {}
+    for c in cards:
+        out.setdefault(state.table.card(c).name, c)
+    return out
+
+
+def _hand_plays(state: GunAndGunState, seat: int, flags: tuple[bool, ...]) -> list[Move]:
+    """Physical deal: the plays from the hand, one copy per name the seat's decks still hide (GG-P2).
+    Only the seat's own cards: what it could hold."""
+    out: list[Move] = []
+    for card in _by_name(state, _hand(state, seat)).values():
+        kind = state.table.card(card).type
+        if kind == "action":
+            out += [PlayAction(seat, card, f) for f in flags]
+        elif kind == "function":
+            out.append(PlayFunction(seat, card))
+        elif kind == "response":
+            out.append(SetResponse(seat, card))
+        else:
+            out += [Load(seat, g, card) for g in GUNS]
+    return out
+
+
+def _reveals(state: GunAndGunState, seat: int) -> list[Move]:
+    """The ``reveal`` moves the phone offers (GG-P3, GG-P4): the names the turned-up cards may have.
+
+    A shot (GG-P3): the seat's own gun's unknown cards came from that gun's deck, so ordered choices
+    of its copies still unseen, one per sequence of names.  ブレインハック (GG-P4): one card of the
+    opponent's revealed deck, one per name not seen face up (voltage area, trash, function area), so
+    the names listed do not tell which cards the opponent holds face down; the copy named is one the engine
+    still counts unseen where there is one."""
+    s = state.snapshot
+    pending = s.pending
+    assert pending is not None
+    if pending.source == "skill":
+        owner = rules.other(seat)
+        o = s.players[owner]
+        public = set(o.voltage) | set(o.trash) | set(o.functions)
+        names: dict[str, str] = {}
+        for c in state.table.decks[owner][pending.gun]:
+            if c in public:
+                continue
+            name = state.table.card(c).name
+            if name not in names or (names[name] not in o.unseen and c in o.unseen):
+                names[name] = c
+        return [Reveal(seat, (c,)) for c in names.values()]
+    p = s.players[seat]
+    n = p.loaded[pending.gun].count(UNKNOWN_CARD)
+    pool = [c for c in state.table.decks[seat][pending.gun] if c in p.unseen]
+    seen: set[tuple[str, ...]] = set()
+    out: list[Move] = []
+    for cards in permutations(pool, n):
+        key = tuple(state.table.card(c).name for c in cards)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Reveal(seat, cards))
+        if len(out) >= PHONE_CAP:
+            break
+    return out
 
 
 class GunAndGunAdapter(FunctionAdapter):
