@@ -563,3 +563,26 @@ def test_a_physical_table_offers_the_acting_phone_buttons(tmp_path):
         finally:
             for p in phones:
                 p.close()
+
+
+def test_brain_hack_reveals_offered_do_not_tell_what_the_opponent_loaded_face_down():
+    """Two games alike but for which bullet seat 2 loaded face down: seat 1's ブレインハック is offered
+    the same reveal moves in both (names and copy ids), so the list leaks nothing (GG-P4, GG-T8)."""
+    from engines.gun_and_gun.moves import UseSkill
+
+    offers = []
+    first = GAME.new(2, "double-edge", deal="physical")
+    first.apply(EndMain(0))
+    loads = [m for m in manual_moves(first, 1) if isinstance(m, Load) and m.gun == 0]
+    names = {first.table.card(m.card).name: m for m in loads}
+    assert len(names) >= 2
+    for load in list(names.values())[:2]:
+        state = first.copy()
+        state.apply(load)
+        state.apply(EndMain(1))
+        for gun in (0, 1):
+            twin = state.copy()
+            twin.apply(UseSkill(0, gun))
+            _check_offer(twin, 0)
+            offers.append((gun, manual_moves(twin, 0)))
+    assert offers[0] == offers[2] and offers[1] == offers[3]

@@ -559,8 +559,10 @@ def _reveals(state: GunAndGunState, seat: int) -> list[Move]:
     A shot (GG-P3): the seat's own gun's unknown cards came from that gun's deck, so ordered choices
     of its copies still unseen, one per sequence of names.  ブレインハック (GG-P4): one card of the
     opponent's revealed deck, one per name not seen face up (voltage area, trash, function area), so
-    the names listed do not tell which cards the opponent holds face down; the copy named is one the engine
-    still counts unseen where there is one."""
+    the names listed do not tell which cards the opponent holds face down.  The copy named is the last
+    such copy of its name: copies put face down are taken first-first (:func:`_by_name`), so it is one
+    the engine still counts unseen and its id does not tell how many of the name lie face down (only
+    when that copy was named otherwise does another unseen copy stand in)."""
     s = state.snapshot
     pending = s.pending
     assert pending is not None
@@ -568,14 +570,16 @@ def _reveals(state: GunAndGunState, seat: int) -> list[Move]:
         owner = rules.other(seat)
         o = s.players[owner]
         public = set(o.voltage) | set(o.trash) | set(o.functions)
-        names: dict[str, str] = {}
-        for c in state.table.decks[owner][pending.gun]:
-            if c in public:
-                continue
-            name = state.table.card(c).name
-            if name not in names or (names[name] not in o.unseen and c in o.unseen):
-                names[name] = c
-        return [Reveal(seat, (c,)) for c in names.values()]
+        deck = [c for c in state.table.decks[owner][pending.gun] if c not in public]
+        copies = [c for d in state.table.decks[owner] for c in d if c not in public]
+        out: list[Move] = []
+        for name in dict.fromkeys(state.table.card(c).name for c in deck):
+            mine = [c for c in copies if state.table.card(c).name == name]
+            last = mine[-1]
+            if last not in o.unseen:
+                last = next((c for c in reversed(mine) if c in o.unseen), last)
+            out.append(Reveal(seat, (last,)))
+        return out
     p = s.players[seat]
     n = p.loaded[pending.gun].count(UNKNOWN_CARD)
     pool = [c for c in state.table.decks[seat][pending.gun] if c in p.unseen]
