@@ -738,6 +738,15 @@ class TableAdapter(ABC):
         """The move a seat's answer to one of this adapter's questions stands for (None: nothing to do)."""
         return None
 
+    def free_pick(self, state: State, seat: int) -> Mapping[str, Any] | None:
+        """A move the phone builds by picking cards when the moves cannot be listed (a physical deal).
+
+        ``{"type": move type, "seat": seat, "field": the move's card-list field, "count": how many cards,
+        in order, "from": the card ids to pick from}``; None when there is nothing to pick.  The engine
+        checks the move built, like any other.
+        """
+        return None
+
     def coin_lights(self, state: State) -> Mapping[tuple[int, str], bool] | None:
         """What an LED coin board should show now: ``{(seat, "left"|"right"): lit}`` (coins not named are dark).
 
@@ -761,9 +770,11 @@ class FunctionAdapter(TableAdapter):
                  differences: Callable[..., tuple[str, ...]] | None = None,
                  manual_moves: Callable[..., list[Move] | None] | None = None,
                  answer: Callable[..., Move | None] | None = None,
-                 coin_lights: Callable[..., Mapping[tuple[int, str], bool]] | None = None):
+                 coin_lights: Callable[..., Mapping[tuple[int, str], bool]] | None = None,
+                 free_pick: Callable[..., Mapping[str, Any] | None] | None = None):
         self._state_type = state_type
         self._coin_lights = coin_lights
+        self._free_pick = free_pick
         self._layout = layout
         self._interpret = interpret
         self._expected = expected
@@ -796,3 +807,6 @@ class FunctionAdapter(TableAdapter):
 
     def coin_lights(self, state: State) -> Mapping[tuple[int, str], bool] | None:
         return self._coin_lights(self._own(state)) if self._coin_lights else None
+
+    def free_pick(self, state: State, seat: int) -> Mapping[str, Any] | None:
+        return self._free_pick(self._own(state), seat) if self._free_pick else None

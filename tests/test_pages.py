@@ -430,3 +430,39 @@ def test_the_table_page_scores_keeners_banks(server, browser):
             assert row[1] == str(amount)
     finally:
         ctx.close()
+
+
+def test_a_physical_base_is_picked_card_by_card_on_the_phone(server, browser):
+    """A hand-shuffled Double-Edge game: the server cannot list the Base's orders (DE-15.1), so the phone
+    offers every card the seat may hold and sends the three picked, top first; the engine seals them."""
+    table = new_table(server, "double-edge", deal="physical")
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", is_mobile=True, has_touch=True)
+    try:
+        phone = ctx.new_page()
+        phone.goto(qr.join_url(server.url, table.seat(0).token))
+        phone.wait_for_selector("#choices .card-pick")
+        offered = phone.eval_on_selector_all("#choices .card-pick", "bs => bs.map(b => b.dataset.card)")
+        assert len(offered) == 48 and not any(c.startswith("A") for c in offered)  # aces never in a Base (DE-2.4)
+        assert phone.is_disabled("#confirm")
+        for card in ("7H", "QS", "2C"):  # no Straight or Anti pattern: the engine refuses, the phone says why
+            phone.click(f"#choices .card-pick[data-card='{card}']")
+        assert phone.inner_text("#confirm").startswith("Seal")
+        phone.click("#confirm")
+        phone.wait_for_function("document.body.innerText.includes('DE-4.1')", timeout=15000)
+        for card in ("7H", "QS", "2C"):  # tap again to put them back
+            phone.click(f"#choices .card-pick[data-card='{card}']")
+        import itertools
+
+        base = next(list(c) for c in itertools.permutations(offered[:13], 3)  # a Base the patterns allow
+                    if table.state.check({"type": "build-base", "seat": 0, "cards": list(c)}).ok)
+        for card in base:
+            phone.click(f"#choices .card-pick[data-card='{card}']")
+        phone.click("#confirm")
+        phone.wait_for_function("document.getElementById('action-title').textContent !== 'Your turn'",
+                                timeout=15000)
+        entry = table.chain.entries[-1]
+        assert entry["source"] == "phone" and entry["verdict"]["ok"], entry
+        assert entry["move"] == {"type": "build-base", "seat": 0, "cards": list(base)}
+        assert not any(c in json.dumps(table.state.view(1)) for c in base)  # sealed: the other seat sees none
+    finally:
+        ctx.close()

@@ -558,6 +558,16 @@ def manual_moves(state: DoubleEdgeState, seat: int) -> list[Move] | None:
     return []
 
 
+def free_pick(state: DoubleEdgeState, seat: int) -> dict | None:
+    """The Base of a physical deal (DE-3.1, DE-15.1), built on the phone by picking three cards top first
+    from every card the seat may hold (``card_choices``): too many orders to list as moves."""
+    s = state.snapshot
+    if not state.physical or state.outcome is not None or s.phase != "build" or seat not in state.to_act():
+        return None
+    return {"type": m.BuildBase.type, "seat": seat, "field": "cards", "count": 3,
+            "from": [c for c in card_choices(state, seat) if c not in ACES[seat]]}
+
+
 def _may_hold(state: DoubleEdgeState, seat: int) -> tuple[str, ...]:
     """The non-ace cards ``seat`` may hold in a physical deal: its known hand cards, then, while part of
     its hand is unseen, every card with no known place (DE-15.2).  Never a card known to lie elsewhere,
@@ -620,5 +630,6 @@ ADAPTER = FunctionAdapter(
     differences=differences,
     manual_moves=manual_moves,
     answer=answer,
+    free_pick=free_pick,
 )
 """The adapter the registry hands companion (``engines.registry.adapter("double-edge")``)."""

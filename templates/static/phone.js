@@ -84,10 +84,12 @@
     confirm.textContent = amending ? T(commit.type === "janken" ? "change_choice" : "change_card") : sealing ? T("seal") : T("confirm") + ": " + moveLabel(move.type);
   }
   // Several cards in an order (a sealed base, an opening hand): tap them in order, tap again to take back.
-  function picker(list, field) {
+  // ``free``: the moves cannot be listed (a physical deal's Base); pick ``free.count`` cards in order from
+  // ``free.from`` and the move {type, seat, [field]: picked} is sent (the engine checks it).
+  function picker(list, field, free) {
     const wrap = el("div", "picker");
-    const cards = [...new Set(list.flatMap((m) => m[field]))];
-    const sizes = [...new Set(list.map((m) => m[field].length))];
+    const cards = free ? free.from : [...new Set(list.flatMap((m) => m[field]))];
+    const sizes = free ? [free.count] : [...new Set(list.map((m) => m[field].length))];
     const hint = el("p", "hint", T("in_order", { n: sizes.join("/") }));
     const row = el("div", "options");
     const chosen = [];
@@ -99,7 +101,8 @@
         b.querySelector(".order").textContent = at >= 0 ? String(at + 1) : "";
       });
       const want = JSON.stringify(chosen);
-      const move = list.find((m) => JSON.stringify(m[field]) === want);
+      const move = free ? (chosen.length === free.count ? { type: free.type, seat: free.seat, [field]: [...chosen] } : null)
+        : list.find((m) => JSON.stringify(m[field]) === want);
       const confirm = $("confirm");
       if (move) {
         selected = move;
@@ -170,6 +173,14 @@
     }
     if (moves === null) {
       $("action-title").textContent = T("your_turn");
+      const free = (last || {}).pick;
+      if (free && free.from && free.from.length) {  // pick the cards in order (a physical deal's Base)
+        $("action-hint").textContent = "";
+        const group = el("div", "group");
+        group.append(el("h3", null, moveLabel(free.type)), picker([], free.field, free));
+        box.append(group);
+        return;
+      }
       $("action-hint").textContent = T("manual");
       $("typed").open = true;
       return;
