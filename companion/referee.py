@@ -161,8 +161,9 @@ class Referee:
         out = []
         for seat in t.seats:
             body = {"events": events, "view": t.state.view(seat.index), "moves": self.moves_of(seat.index)}
-            if body["moves"] is None:
-                body["pick"] = self.pick_of(seat.index)
+            pick = self.pick_of(seat.index)
+            if pick is not None:
+                body["pick"] = pick
             out.append((self.encoded(seat.index, {**base, "seat": seat.index}, body), room_seat(t.id, seat.index)))
         body = {"events": events, "view": t.state.view(None)}
         out.append((self.encoded(None, {**base, "seat": None}, body), room_public(t.id)))
@@ -213,8 +214,8 @@ class Referee:
         return None if moves is None else [self._move_json(m) for m in moves[:MAX_LISTED]]
 
     def pick_of(self, seat: int) -> JSON | None:
-        """When the moves cannot be listed: a move the phone builds by picking cards (a physical deal's
-        Base), from the game's table adapter (``free_pick``); None: the phone types the move."""
+        """A move the phone builds by picking cards (a physical deal's sealed cards: they cannot be listed
+        without naming, or leaving out, another seat's), from the game's table adapter (``free_pick``)."""
         from engines import registry
 
         if self.table.paused is not None:
@@ -254,8 +255,9 @@ class Referee:
         body: JSON = {"view": t.state.view(seat)}
         if seat is not None:
             body["moves"] = self.moves_of(seat)
-            if body["moves"] is None:
-                body["pick"] = self.pick_of(seat)
+            pick = self.pick_of(seat)
+            if pick is not None:
+                body["pick"] = pick
         asked = self.questions.get(seat)
         if asked is not None and t.paused is None and self._still_open(asked[0]):
             body["question"] = {"table": t.id, **asked[1]}

@@ -18,7 +18,8 @@ from companion.camera import diff
 from engines.core import FACE_DOWN, UNKNOWN, ChanceMove, Sighting, TableSnapshot
 from engines.double_edge import GAME
 from engines.double_edge import moves as m
-from engines.double_edge.table import ADAPTER, card_choices, expected, manual_moves
+from engines.double_edge.cards import ACES
+from engines.double_edge.table import ADAPTER, card_choices, expected, free_pick, manual_moves
 from engines.playout import sample_chance
 
 
@@ -552,17 +553,20 @@ def named_cards(move) -> set[str]:
 def check_offer(state, seat) -> list:
     """The phone's moves for an acting ``seat`` of a physical deal: accepted, within the cap, leaking nothing."""
     offered = manual_moves(state, seat)
+    pick = free_pick(state, seat)
     if state.snapshot.phase == "build":
-        assert offered is None  # three cards in order among ~40 unseen: the phone's free entry
+        assert offered is None and pick["type"] == "build-base" and pick["from"] == "deck"
         return []
-    assert offered, (state.snapshot.phase, seat)
+    if pick is not None:  # a sealed card picked from the whole deck: the server names no card for it
+        assert pick["from"] == "deck" and set(pick.get("also", [])) <= set(ACES[seat])
+    assert offered or pick, (state.snapshot.phase, seat)
     assert len(offered) <= 60 and len(set(offered)) == len(offered)
     secret = state.hidden_from(seat)
     for move in offered:
         assert move.actor == seat
         assert not named_cards(move) & secret, (move, secret)
         # Naming no card, its own sealed cards (reveal), or a card it may hold for a seal: all accepted.
-        assert move.type in PHONE_TYPES | {"reveal", "indicate", "play-support"}, move
+        assert move.type in PHONE_TYPES | {"reveal"}, move
         assert state.check(move).ok, (move, state.check(move))
     return offered
 
@@ -608,8 +612,12 @@ def test_a_physical_deal_offers_each_acting_phone_what_it_enters(variant, seed):
         assert physical.to_act() == seeded.to_act()
         seat = min(seeded.to_act())
         move = rng.choice(seeded.legal_moves(seat))
-        if move.type in PHONE_TYPES | {"indicate"} or (move.type == "play-support"):
+        if move.type in PHONE_TYPES:
             assert move in manual_moves(physical, seat), move
+        if move.type in ("indicate", "play-support"):  # picked from the deck; the engine checks the card
+            pick = free_pick(physical, seat)
+            assert pick is not None and pick["type"] == move.type, (move, pick)
+            offered_types.add(move.type)
         seeded.apply(move)
         physical.apply(as_physical(move, physical))
     while physical.outcome is None:  # the last reveals of the physical twin
@@ -631,25 +639,29 @@ def test_a_seeded_deal_keeps_offering_the_legal_moves_and_an_idle_seat_nothing()
     assert manual_moves(physical, 1) == [m.Reveal(1, "base", ("3C", "5S", "7C"))]
 
 
-def test_a_physical_indicator_offer_names_no_card_the_opponent_sealed():
+def test_a_physical_sealed_card_is_picked_from_the_whole_deck_so_no_offer_says_where_a_card_lies():
+    """The Support and the indicator of a physical deal are picked from the whole deck (free_pick): a list
+    of the cards a seat may hold would name, or leave out, the card the other seat sealed."""
     state = physical_bases()
     state.apply(m.Reveal(0, "base", ("2H", "4D", "6H")))
     state.apply(m.Reveal(1, "base", ("3C", "5S", "7C")))
     state.apply(ChanceMove((0,)))
     state.apply(m.PlayStriker(0, "QH"))
     offered = manual_moves(state, 0)
-    assert m.PlaySupport(0, "9S") in offered and m.Draw(0) in offered
-    assert not any(mv.type == "play-striker" for mv in offered)  # face up: the camera's
+    assert m.Draw(0) in offered and not any(mv.type in ("play-striker", "play-support") for mv in offered)
+    assert free_pick(state, 0) == {"type": "play-support", "seat": 0, "field": "card", "count": 1, "list": False,
+                                   "from": "deck"}
     state.apply(m.PlaySupport(0, "9S"))
     state.apply(m.Draw(0))
     state.apply(m.PlayStriker(1, "JC"))
-    offered = manual_moves(state, 1)
-    assert m.PlaySupport(1, "9S") not in offered  # seat 1's sealed Support: never offered to seat 2
+    assert free_pick(state, 1) == free_pick(state.copy(), 1)  # the same offer whatever seat 1 sealed
+    assert "9S" not in str(manual_moves(state, 1)) + str(free_pick(state, 1))
+    refused = state.check(m.PlaySupport(1, "9S"))  # the engine still keeps card conservation (DE-15.2)
+    assert not refused.ok
     state.apply(m.PlaySupport(1, "10C"))
     state.apply(m.Draw(1))
-    indicators = manual_moves(state, 1)
-    assert indicators[:2] == [m.Indicate(1, "AD"), m.Indicate(1, "AC")]
-    assert not {"9S", "QH", "2H", "AH", "AS"} & {mv.card for mv in indicators}
+    assert free_pick(state, 1)["type"] == "indicate" and free_pick(state, 1)["also"] == list(ACES[1])
+    assert manual_moves(state, 1) == []
 
 
 def test_a_physical_tables_acting_phone_is_sent_a_list_of_moves(tmp_path):

@@ -527,12 +527,12 @@ def manual_moves(state: DoubleEdgeState, seat: int) -> list[Move] | None:
     A physical deal's hands are unknown (DE-15.1), so the engine lists no moves;
     the phone is offered what it enters itself: the reveal of its own sealed
     cards (DE-15.4), the claim (DE-11.3), the ways to end the turn (DE-7), and
-    the sealed commitments only the phone can name, with the cards the seat may
-    still hold as candidates: the indicator (DE-8.1, its aces first) and a
-    Support under its Striker (DE-6.4).  Face-up plays (Striker, Gambit, a
-    card discarded under the Support) are the camera's.  The Base (DE-3.1) is
-    three cards in order among some forty unseen ones, too many to list: None,
-    and the phone keeps its free entry for it.
+    and nothing else: the sealed cards only the phone can name (the Base,
+    DE-3.1; the indicator, DE-8.1; a Support under the Striker, DE-6.4) are
+    picked from the whole deck (:func:`free_pick`), since a list of the cards
+    the seat may hold would name, or leave out, another seat's sealed cards.
+    Face-up plays (Striker, Gambit, a card discarded under the Support) are the
+    camera's.  None while the Base is built (nothing to list).
     """
     if not state.physical:
         return state.legal_moves(seat)
@@ -548,34 +548,33 @@ def manual_moves(state: DoubleEdgeState, seat: int) -> list[Move] | None:
     if s.phase == "claim":
         return [m.Claim(seat, True), m.Claim(seat, False)]
     if s.phase == "indicate":
-        aces = [a for a in ACES[seat] if s.indicators[seat] != a]
-        return [m.Indicate(seat, c) for c in (*aces, *_may_hold(state, seat))][:MANUAL_CAP]
+        return []  # the indicator is picked from the whole deck (free_pick)
     if s.phase == "turn":
-        out: list[Move] = list(state.end_options(s, seat))
-        if s.strikers[seat] is not None and s.supports[seat] is None:
-            out += [m.PlaySupport(seat, c) for c in _may_hold(state, seat)]
-        return out[:MANUAL_CAP]
+        # A Support under the Striker is picked from the whole deck (free_pick).
+        return list(state.end_options(s, seat))[:MANUAL_CAP]
     return []
 
 
 def free_pick(state: DoubleEdgeState, seat: int) -> dict | None:
-    """The Base of a physical deal (DE-3.1, DE-15.1), built on the phone by picking three cards top first
-    from every card the seat may hold (``card_choices``): too many orders to list as moves."""
+    """A sealed card (or the Base's three, top first) of a physical deal, picked on the phone (DE-15.1).
+
+    The cards to pick from are the whole 48-card deck (``"from": "deck"``, drawn by the phone itself) plus
+    the seat's own aces for an indicator: never a list computed from what the server knows, since naming
+    another seat's sealed card, or leaving it out, would tell where it lies.  The engine checks the pick
+    (card conservation, DE-15.2).
+    """
     s = state.snapshot
-    if not state.physical or state.outcome is not None or s.phase != "build" or seat not in state.to_act():
+    if not state.physical or state.outcome is not None or seat not in state.to_act():
         return None
-    return {"type": m.BuildBase.type, "seat": seat, "field": "cards", "count": 3,
-            "from": [c for c in card_choices(state, seat) if c not in ACES[seat]]}
-
-
-def _may_hold(state: DoubleEdgeState, seat: int) -> tuple[str, ...]:
-    """The non-ace cards ``seat`` may hold in a physical deal: its known hand cards, then, while part of
-    its hand is unseen, every card with no known place (DE-15.2).  Never a card known to lie elsewhere,
-    so never another seat's sealed card."""
-    s = state.snapshot
-    known = tuple(sorted(s.hands[seat], key=lambda c: (c[-1], value(c))))
-    unseen = tuple(c for c in DECK if state.where_is(c) is None) if s.hand_unknown[seat] > 0 else ()
-    return tuple(dict.fromkeys((*known, *unseen)))
+    if s.phase == "build":
+        return {"type": m.BuildBase.type, "seat": seat, "field": "cards", "count": 3, "list": True, "from": "deck"}
+    if s.phase == "indicate":
+        return {"type": m.Indicate.type, "seat": seat, "field": "card", "count": 1, "list": False, "from": "deck",
+                "also": list(ACES[seat])}
+    if s.phase == "turn" and s.strikers[seat] is not None and s.supports[seat] is None:
+        return {"type": m.PlaySupport.type, "seat": seat, "field": "card", "count": 1, "list": False,
+                "from": "deck"}
+    return None
 
 
 def card_choices(state: DoubleEdgeState, seat: int) -> tuple[str, ...]:

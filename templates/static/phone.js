@@ -86,9 +86,14 @@
   // Several cards in an order (a sealed base, an opening hand): tap them in order, tap again to take back.
   // ``free``: the moves cannot be listed (a physical deal's Base); pick ``free.count`` cards in order from
   // ``free.from`` and the move {type, seat, [field]: picked} is sent (the engine checks it).
+  // A standard deck without its aces (Double-Edge's 48, DE-2.1): drawn here, not sent, so no list from the
+  // server ever names or leaves out another seat's sealed card.
+  const DECK = ["C", "D", "H", "S"].flatMap((s) => ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    .map((r) => r + s));
   function picker(list, field, free) {
     const wrap = el("div", "picker");
-    const cards = free ? free.from : [...new Set(list.flatMap((m) => m[field]))];
+    const cards = free ? [...(free.also || []), ...(free.from === "deck" ? DECK : free.from || [])]
+      : [...new Set(list.flatMap((m) => m[field]))];
     const sizes = free ? [free.count] : [...new Set(list.map((m) => m[field].length))];
     const hint = el("p", "hint", T("in_order", { n: sizes.join("/") }));
     const row = el("div", "options");
@@ -101,7 +106,8 @@
         b.querySelector(".order").textContent = at >= 0 ? String(at + 1) : "";
       });
       const want = JSON.stringify(chosen);
-      const move = free ? (chosen.length === free.count ? { type: free.type, seat: free.seat, [field]: [...chosen] } : null)
+      const move = free ? (chosen.length === free.count
+        ? { type: free.type, seat: free.seat, [field]: free.list === false ? chosen[0] : [...chosen] } : null)
         : list.find((m) => JSON.stringify(m[field]) === want);
       const confirm = $("confirm");
       if (move) {
@@ -171,16 +177,17 @@
       $("action-hint").textContent = who ? T(view.outcome.tie ? "tie" : "winner", { who }) : "";
       return;
     }
+    const free = amending ? null : (last || {}).pick;
+    if (free && free.from) {  // pick the sealed card(s) from the deck (a physical deal), in order
+      $("action-title").textContent = T("your_turn");
+      $("action-hint").textContent = "";
+      const group = el("div", "group");
+      group.append(el("h3", null, moveLabel(free.type)), picker([], free.field, free));
+      box.append(group);
+      if (!moves || !moves.length) return;
+    }
     if (moves === null) {
       $("action-title").textContent = T("your_turn");
-      const free = (last || {}).pick;
-      if (free && free.from && free.from.length) {  // pick the cards in order (a physical deal's Base)
-        $("action-hint").textContent = "";
-        const group = el("div", "group");
-        group.append(el("h3", null, moveLabel(free.type)), picker([], free.field, free));
-        box.append(group);
-        return;
-      }
       $("action-hint").textContent = T("manual");
       $("typed").open = true;
       return;
@@ -193,7 +200,7 @@
       return;
     }
     $("action-title").textContent = T("your_turn");
-    $("action-hint").textContent = T("pick_one");
+    if (!free) $("action-hint").textContent = T("pick_one");
     const groups = new Map();
     for (const m of moves) { if (!groups.has(m.type)) groups.set(m.type, []); groups.get(m.type).push(m); }
     for (const [type, list] of groups) {
@@ -224,7 +231,7 @@
       group.append(row);
       box.append(group);
     }
-    if (moves.length === 1) choose(moves[0], box.querySelector("button"));
+    if (moves.length === 1 && !free) choose(moves[0], box.querySelector("button[data-move]"));
   }
 
   function show(msg) {
