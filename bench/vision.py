@@ -109,6 +109,9 @@ def main() -> None:
     ap.add_argument("--timing-scenes", type=int, default=5)
     ap.add_argument("--skip-timing", action="store_true")
     ap.add_argument("--skip-accuracy", action="store_true")
+    ap.add_argument("--skip-teach", action="store_true",
+                    help="skip teach mode (20 registered card images, ORB matching; bench.vision_features)")
+    ap.add_argument("--teach-views", type=int, default=10, help="rendered views per taught card")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"OpenCV {cv2.__version__}, threads {cv2.getNumThreads()}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -116,6 +119,19 @@ def main() -> None:
         timings(args.repeats, args.timing_scenes)
     if not args.skip_accuracy:
         accuracy(args.scenes)
+    if not args.skip_teach:
+        teach(args.teach_views)
+
+
+def teach(views: int) -> None:
+    """Teach mode (ガンナガン's commercial cards): the 20 registered card images, each rendered ``views``
+    times with perspective, lighting and blur changes, matched by ORB; plus cards never taught."""
+    from bench.vision_features import REGISTERED, UNREGISTERED, card_face, run
+
+    print("teach mode (vision.feature_cards, ORB):")
+    faces = {s: card_face(s) for s in REGISTERED}
+    others = {s: card_face(s) for s in UNREGISTERED}
+    run("orb", views, 0, faces, others)
 
 
 if __name__ == "__main__":

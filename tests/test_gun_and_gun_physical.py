@@ -34,7 +34,7 @@ def test_gg_p1_hands_and_decks_are_counts_and_the_game_starts_without_shuffles()
     assert [p.hand.count(UNKNOWN) for p in s.players] == [5, 6]
     assert all(set(p.hand) == {UNKNOWN} for p in s.players)
     assert [len(p.unseen) for p in s.players] == [40, 40]
-    assert state.legal_moves(0) is None and manual_moves(state, 0) is None
+    assert state.legal_moves(0) is None and manual_moves(state, 0)  # the phone's buttons (GG-T8)
     mine = state.view(0)["you"]
     assert mine["hand"] == [] and mine["hand_unknown"] == 5
     assert UNKNOWN not in state.hidden_from(None)
