@@ -348,13 +348,15 @@
     const b = $("question");
     b.replaceChildren(el("p", null, q.prompt));
     const row = el("div", "options");
-    for (const choice of q.choices || []) {
+    for (const [i, choice] of (q.choices || []).entries()) {
       const btn = el("button", "option answer");
       btn.type = "button";
       btn.value = choice;
       btn.dataset.choice = choice;
       btn.title = choice;
-      btn.append(...choiceLabel(choice));
+      // The server's label in this seat's language when it says more than the code; else the code, readably.
+      const said = (q.labels || [])[i];
+      if (said && said !== choice) btn.append(el("span", "text", said)); else btn.append(...choiceLabel(choice));
       btn.addEventListener("click", () => socket.emit("answer", { table, choice }, (ack) => {
         if (!ack) { notice({ rule: "", message: T("no_answer") }); return; }
         if (ack.ok) { notice(null); unask(); }
