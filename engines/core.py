@@ -708,6 +708,11 @@ class AdapterResult:
     mismatch: Verdict | None = None
     questions: tuple[Question, ...] = ()
 
+    @classmethod
+    def refused(cls, rule: str, message: str, fix: str, questions: Sequence[Question] = ()) -> AdapterResult:
+        """The table differs from the engine: ``rule``, a sentence and what to put back (and what to ask)."""
+        return cls(mismatch=Verdict.reject(rule, message, fix), questions=tuple(questions))
+
 
 class TableAdapter(ABC):
     """Per game, pure: the mat's zones and how zone changes become moves."""

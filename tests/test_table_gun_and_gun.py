@@ -33,7 +33,6 @@ from engines.gun_and_gun.table import (
     expected,
     interpret,
     manual_moves,
-    restored,
     sighting_of,
 )
 
@@ -115,7 +114,7 @@ class Table:
         result = self.see(render(self.state))
         assert result.mismatch is None, result.mismatch
         assert result.moves == () and result.questions == ()
-        assert restored(self.state, self.table), differences(self.state, self.table)
+        assert ADAPTER.restored(self.state, self.table), differences(self.state, self.table)
 
     def gesture(self, move) -> TableSnapshot:
         """The table right after a player made ``move`` with their hands."""
@@ -240,7 +239,7 @@ def assert_refused_and_unchanged(game: Table, new: TableSnapshot, result, rule: 
     assert result.mismatch.rule == rule, result.mismatch
     assert result.mismatch.message and result.mismatch.fix
     assert game.state.to_json() == game.before  # interpret never touches the state
-    assert not restored(game.state, new)
+    assert not ADAPTER.restored(game.state, new)
     assert differences(game.state, new)
 
 
@@ -329,7 +328,7 @@ def test_a_bullet_in_the_action_zone_is_refused_and_the_table_restored():
     assert "face down" in result.mismatch.fix
     back = take(new, sighting_of(game.state, card), f"s{seat}.action")
     assert game.see(back).moves == ()
-    assert restored(game.state, back)
+    assert ADAPTER.restored(game.state, back)
 
 
 def test_playing_out_of_turn_and_a_card_not_in_hand_are_refused():

@@ -23,7 +23,6 @@ from engines.keener.table import (
     expected,
     interpret,
     manual_moves,
-    restored,
 )
 
 LAYOUT = keener_mat.layout(2, "standard")
@@ -158,7 +157,7 @@ class Table:
         result = self.see(render(self.state))
         assert result.mismatch is None, result.mismatch
         assert result.moves == ()
-        assert restored(self.state, self.table), differences(self.state, self.table)
+        assert ADAPTER.restored(self.state, self.table), differences(self.state, self.table)
 
     def physical(self, move):
         """Make ``move`` on the table and check the adapter reads exactly that move."""
@@ -263,7 +262,7 @@ def assert_refused_and_unchanged(game: Table, new: TableSnapshot, result, rule: 
     assert result.mismatch.rule == rule, result.mismatch
     assert result.mismatch.message and result.mismatch.fix
     assert game.state.to_json() == game.before  # interpret never touches the state
-    assert not restored(game.state, new)
+    assert not ADAPTER.restored(game.state, new)
     assert differences(game.state, new)
 
 
@@ -280,7 +279,7 @@ def test_a_card_the_bank_cannot_pay_for_is_refused_and_the_table_restored():
     # the player takes it back: the camera sees the card go, and the table is restored
     back = render(game.state)
     assert game.see(back).moves == ()
-    assert restored(game.state, back)
+    assert ADAPTER.restored(game.state, back)
 
 
 def test_a_card_in_the_wrong_zone_is_refused():
@@ -405,14 +404,14 @@ def test_hand_shuffled_decks_play_through_the_camera():
     assert isinstance(result.moves[0], PlayGenerator) and card_id(result.moves[0].card) == card_id(generator)
     state.apply(result.moves[0])
     assert generator not in state.snapshot.sides[seat].unseen
-    assert restored(state, new)
+    assert ADAPTER.restored(state, new)
     # a face-down card in the Spending phase asks for the seal, with no card named (the phone knows it)
     zone = f"s{seat}.fighters"
     down = TableSnapshot((*new.sightings, Sighting(FACE_DOWN, zone, *spot(zone, 4))))
     result = interpret(state, diff(new, down), down)
     assert result.moves == () and result.questions[0].seat == seat and result.questions[0].choices == ()
     state.apply(Cloak(seat, "", commit("master-assassin", "salt")))
-    assert restored(state, down)
+    assert ADAPTER.restored(state, down)
 
 
 def test_an_unreadable_card_does_not_hold_up_the_cards_read_with_it():

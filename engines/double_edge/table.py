@@ -40,7 +40,6 @@ from engines.core import (
     Question,
     Sighting,
     TableSnapshot,
-    Verdict,
     ZoneChange,
     ZoneExpectation,
 )
@@ -171,17 +170,10 @@ def differences(state: DoubleEdgeState, table: TableSnapshot) -> tuple[str, ...]
     return tuple(out)
 
 
-def restored(state: DoubleEdgeState, table: TableSnapshot) -> bool:
-    """Does the table show the engine's position again (:func:`differences` is empty)?"""
-    return not differences(state, table)
-
 
 # ---------------------------------------------------------------------------
 # Turning the table into moves
 
-
-def _mismatch(rule: str, message: str, fix: str, questions: Sequence[Question] = ()) -> AdapterResult:
-    return AdapterResult(mismatch=Verdict.reject(rule, message, fix), questions=tuple(questions))
 
 
 def _in_hand(state: DoubleEdgeState, seat: int, card: str) -> bool:
@@ -243,7 +235,7 @@ def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: Tabl
             continue
         if card in homes and zone not in homes[card] and (card, zone) in fresh:
             home = " or ".join(sorted(_label(z) for z in homes[card]))
-            return _mismatch("DE-T3", f"{card} belongs on {home}, not on {_label(zone)}", f"put {card} back on {home}")
+            return AdapterResult.refused("DE-T3", f"{card} belongs on {home}, not on {_label(zone)}", f"put {card} back on {home}")
 
     # 2. A Base stacked in another order than the engine's.  Not only when just changed: restacking in
     #    place changes no (card, zone) pair, so no change would ever name it.
@@ -253,7 +245,7 @@ def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: Tabl
         ups = [x for x in _up(table, zone) if x.card in base]
         if (len(ups) == len(base) > 1 and len({x.layer for x in ups}) == len(ups)
                 and tuple(x.card for x in ups) != base):
-            return _mismatch("DE-T2", f"seat {seat + 1}'s Base lies as {'-'.join(x.card for x in ups)}, "
+            return AdapterResult.refused("DE-T2", f"seat {seat + 1}'s Base lies as {'-'.join(x.card for x in ups)}, "
                              f"but it is {'-'.join(base)} (top first)",
                              f"restack the Base as {'-'.join(base)}, top card nearest you")
 
@@ -271,7 +263,7 @@ def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: Tabl
         where = _zone_seat(sight.zone)
         if where is None:
             if is_card(sight.card) and sight.zone == "deck" and (sight.card, "deck") in fresh:
-                return _mismatch("DE-T3", f"{sight.card} lies face up on the shared deck",
+                return AdapterResult.refused("DE-T3", f"{sight.card} lies face up on the shared deck",
                                  f"take {sight.card} back to your hand")
             continue
         seat, key = where
@@ -292,16 +284,16 @@ def interpret(state: DoubleEdgeState, changes: Sequence[ZoneChange], table: Tabl
         if (card, sight.zone) not in fresh:
             continue  # lying there since an earlier batch: already answered, or an ace not yet picked up
         if holder != seat:
-            return _mismatch("DE-T3", f"{card} is seat {holder + 1}'s card; it lies on {_label(sight.zone)}",
+            return AdapterResult.refused("DE-T3", f"{card} is seat {holder + 1}'s card; it lies on {_label(sight.zone)}",
                              f"take {card} back to seat {holder + 1}'s hand")
         if seat not in acting or s.phase != "turn":
-            return _mismatch("DE-T1", f"seat {seat + 1} laid {card} on {_label(sight.zone)}, but {_doing(state)}",
+            return AdapterResult.refused("DE-T1", f"seat {seat + 1} laid {card} on {_label(sight.zone)}, but {_doing(state)}",
                              f"take {card} back to seat {seat + 1}'s hand")
         if key in ("support", "indicator", "base"):
             why = {"support": "a Support is played face down (DE-6.4)",
                    "indicator": "an indicator is committed face down, in the action turn (DE-8.1)",
                    "base": "cards join a Base only by a claim after a combat (DE-11.3)"}[key]
-            return _mismatch("DE-T4", f"{card} lies face up on {_label(sight.zone)}: {why}",
+            return AdapterResult.refused("DE-T4", f"{card} lies face up on {_label(sight.zone)}: {why}",
                              f"take {card} back to your hand")
     if s.phase != "turn":
         return AdapterResult(questions=tuple(questions))
@@ -331,9 +323,9 @@ def _face_down(state: DoubleEdgeState, seat: int, key: str) -> Question | Adapte
         if s.phase == "turn" and seat in state.to_act() and s.strikers[seat] is not None:
             return Question(seat, "Seal the Support you laid face down: which card is it?", hand)
         if s.strikers[seat] is None:
-            return _mismatch("DE-6.4", f"a face-down card lies on {_label(f's{seat}.support')} with no Striker "
+            return AdapterResult.refused("DE-6.4", f"a face-down card lies on {_label(f's{seat}.support')} with no Striker "
                              "above it", "take the face-down card back to your hand")
-        return _mismatch("DE-T1", f"seat {seat + 1} laid a face-down card on its Support zone, but "
+        return AdapterResult.refused("DE-T1", f"seat {seat + 1} laid a face-down card on its Support zone, but "
                          f"{_doing(state)}", "take the face-down card back to your hand")
     if key == "indicator":
         if s.indicators[seat] is not None:
@@ -367,7 +359,7 @@ def _reveals(state: DoubleEdgeState, table: TableSnapshot) -> AdapterResult:
             if strange and len(ups) >= 3:
                 pass  # all three read: the engine's own check names the difference (DE-15.4)
             elif strange:
-                return _mismatch("DE-15.4", f"the camera saw {', '.join(strange)} in {_label(zone)}, which is not "
+                return AdapterResult.refused("DE-15.4", f"the camera saw {', '.join(strange)} in {_label(zone)}, which is not "
                                  "a card sealed on the phone", "turn over exactly the sealed cards, or call the referee")
             elif len(ups) < 3 or unread:
                 questions.append(_ask_base(seat, ups, sealed))
@@ -431,7 +423,7 @@ def _turn(state: DoubleEdgeState, table: TableSnapshot, questions: list[Question
         cards = ", ".join(x.card for x in striker_new)
         rule = "DE-13.1" if state.gambits else "DE-6.2"
         why = "a Gambit is three or more cards of one value" if state.gambits else "one card is the Striker"
-        return _mismatch(rule, f"seat {seat + 1} laid {cards} on the Striker zone: {why}",
+        return AdapterResult.refused(rule, f"seat {seat + 1} laid {cards} on the Striker zone: {why}",
                          "take back all but your Striker", questions)
     elif striker_new:
         moves.append(m.PlayStriker(seat, striker_new[0].card))
@@ -450,12 +442,12 @@ def _turn(state: DoubleEdgeState, table: TableSnapshot, questions: list[Question
                                           tuple(c for c in card_choices(state, seat) if owner_of_ace(c) is None)))
                 return AdapterResult(questions=tuple(questions))
             else:
-                return _mismatch("DE-T5", "the Support left the table without reaching the discard pile",
+                return AdapterResult.refused("DE-T5", "the Support left the table without reaching the discard pile",
                                  "discard a card from your hand, then lay the Support on top of it", questions)
     elif new_on_pile[seat] and support is None and not moves:
         card = new_on_pile[seat][0].card
         if _in_hand(state, seat, card):
-            return _mismatch("DE-6.3", f"{card} was discarded, but a card is discarded only to remove a Support",
+            return AdapterResult.refused("DE-6.3", f"{card} was discarded, but a card is discarded only to remove a Support",
                              f"take {card} back to your hand", questions)
     # Cards taken from the discard piles (DE-7.2, DE-7.3): a pile's top is gone and nothing new covers it.
     # Not while the mat shows backs the engine does not expect: an indicator or Support still lying face
@@ -513,7 +505,7 @@ def _try(state: DoubleEdgeState, moves: list[Move], questions: list[Question]) -
                     "take-discards": "put the cards back on the discard piles",
                     "take-discard": "put the card back on its discard pile"}.get(move.type, "undo the last change")
             fix = back + (f", then {v.fix}" if v.fix else "")
-            return _mismatch(v.rule or "DE-6.1", v.message, fix, questions)
+            return AdapterResult.refused(v.rule or "DE-6.1", v.message, fix, questions)
     return AdapterResult(moves=tuple(moves), questions=tuple(questions))
 
 

@@ -140,17 +140,10 @@ def differences(state: DoubleSidePlayState, table: TableSnapshot) -> tuple[str, 
     return tuple(out)
 
 
-def restored(state: DoubleSidePlayState, table: TableSnapshot) -> bool:
-    """Does the table show the engine's position again (:func:`differences` is empty)?"""
-    return not differences(state, table)
-
 
 # ---------------------------------------------------------------------------
 # Turning the table into moves
 
-
-def _mismatch(rule: str, message: str, fix: str) -> AdapterResult:
-    return AdapterResult(mismatch=Verdict.reject(rule, message, fix))
 
 
 def _just_placed(changes: Sequence[ZoneChange], deck: Deck) -> set[tuple[str, str | None]]:
@@ -175,7 +168,7 @@ def interpret(state: DoubleSidePlayState, changes: Sequence[ZoneChange], table: 
         if sight.card == FACE_DOWN:
             if (where and where[1] == "played" and s.phase == PLAY and where[0] == s.turn
                     and where[0] not in current and (FACE_DOWN, sight.zone) in {(ch.card, ch.zone) for ch in changes}):
-                return _mismatch("DSP-T4", f"seat {where[0] + 1}'s card lies face down",
+                return AdapterResult.refused("DSP-T4", f"seat {where[0] + 1}'s card lies face down",
                                  "turn your card face up in your played zone")
             continue
         if card is None:
@@ -188,14 +181,14 @@ def interpret(state: DoubleSidePlayState, changes: Sequence[ZoneChange], table: 
             if (card, sight.zone) in fresh and not _allowed(card, sight.zone, current, last, last_cards):
                 owner = next((p for p, c in s.plays if c == card), None)
                 home = f"seat {owner + 1}'s played zone" if owner is not None else "the winner's tricks pile"
-                return _mismatch("DSP-T3", f"{card} was already played this round and belongs on {home}",
+                return AdapterResult.refused("DSP-T3", f"{card} was already played this round and belongs on {home}",
                                  f"put {card} back on {home}")
             continue
         if sight.zone is None:
             continue  # in a hand at the table's edge
         if where is None or where[1] != "played":
             if (card, sight.zone) in fresh or sight.zone == "trick":
-                return _mismatch("DSP-T2", f"{card} was laid on {_label(sight.zone)}; a card is played on the "
+                return AdapterResult.refused("DSP-T2", f"{card} was laid on {_label(sight.zone)}; a card is played on the "
                                  "player's own played zone", f"move {card} to your own played zone")
             continue
         if not s.tricks and not s.plays and (card, sight.zone) not in fresh:
@@ -228,18 +221,18 @@ def _plays(state: DoubleSidePlayState, candidates: dict[int, list[Sighting]],
         if snap.phase != PLAY:
             seat, sights = next(iter(pending.items()))
             card = card_of(sights[0].card, deck)
-            return _mismatch("DSP-T1", f"no card is played now ({_waiting(twin)}); seat {seat + 1} laid {card}",
+            return AdapterResult.refused("DSP-T1", f"no card is played now ({_waiting(twin)}); seat {seat + 1} laid {card}",
                              f"take {card} back to seat {seat + 1}'s hand")
         seat = snap.turn
         if seat not in pending:
             other, sights = next(iter(pending.items()))
             card = card_of(sights[0].card, deck)
-            return _mismatch("DSP-T1", f"seat {other + 1} laid {card} out of turn: seat {seat + 1} plays now",
+            return AdapterResult.refused("DSP-T1", f"seat {other + 1} laid {card} out of turn: seat {seat + 1} plays now",
                              f"take {card} back to seat {other + 1}'s hand")
         sights = pending.pop(seat)
         if len(sights) > 1:
             cards = ", ".join(str(card_of(x.card, deck)) for x in sights)
-            return _mismatch("DSP-T5", f"seat {seat + 1} laid {len(sights)} new cards ({cards}); one card per trick",
+            return AdapterResult.refused("DSP-T5", f"seat {seat + 1} laid {len(sights)} new cards ({cards}); one card per trick",
                              "take back all but the card you mean to play")
         sight = sights[0]
         card = card_of(sight.card, deck)

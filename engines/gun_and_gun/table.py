@@ -216,17 +216,10 @@ def differences(state: GunAndGunState, table: TableSnapshot) -> tuple[str, ...]:
     return tuple(out)
 
 
-def restored(state: GunAndGunState, table: TableSnapshot) -> bool:
-    """Does the table show the engine's position again (:func:`differences` is empty)?"""
-    return not differences(state, table)
-
 
 # ---------------------------------------------------------------------------
 # Turning the table into moves
 
-
-def _mismatch(rule: str, message: str, fix: str) -> AdapterResult:
-    return AdapterResult(mismatch=Verdict.reject(rule, message, fix))
 
 
 def _rule(state: GunAndGunState, verdict: Verdict) -> str:
@@ -239,7 +232,7 @@ def _rule(state: GunAndGunState, verdict: Verdict) -> str:
 def _try(twin: GunAndGunState, move: Move, fix: str) -> AdapterResult:
     verdict = twin.check(move)
     if not verdict.ok:
-        return _mismatch(_rule(twin, verdict), verdict.message, fix + (f", then {verdict.fix}" if verdict.fix else ""))
+        return AdapterResult.refused(_rule(twin, verdict), verdict.message, fix + (f", then {verdict.fix}" if verdict.fix else ""))
     return AdapterResult(moves=(move,))
 
 
@@ -274,7 +267,7 @@ def _ask_or_play(twin: GunAndGunState, move: PlayAction | ResolveFunction, fix: 
                        "coin-toss board's button.", (f"{DECLARE}:{move.type}:{move.card}",
                                                       f"{DECLINE}:{move.type}:{move.card}")),))
     if not plain.ok:
-        return _mismatch(_rule(twin, plain), plain.message, fix + (f", then {plain.fix}" if plain.fix else ""))
+        return AdapterResult.refused(_rule(twin, plain), plain.message, fix + (f", then {plain.fix}" if plain.fix else ""))
     return AdapterResult(moves=(move,))
 
 
@@ -295,7 +288,7 @@ def interpret(state: GunAndGunState, changes: Sequence[ZoneChange], table: Table
             result = AdapterResult(questions=(Question(where[0], f"The camera cannot read the card on "
                                                                  f"{_label(ch.zone or '')}: straighten it."),))
         elif card_named(ch.card) is None:
-            result = _mismatch("GG-T5", f"the camera does not know the card {ch.card[len(PREFIX):]!r} on "
+            result = AdapterResult.refused("GG-T5", f"the camera does not know the card {ch.card[len(PREFIX):]!r} on "
                                f"{_label(ch.zone or '')}", "teach it with `companion vision teach`, or take it off")
         else:
             result = _face_up(twin, ch, table, *where)
@@ -327,7 +320,7 @@ def _face_down(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat:
         kind, make = "response", (lambda c: SetResponse(seat, c))
         ask = "Which response card did you set?"
     elif key in ("action", "function", "voltage"):
-        return _mismatch("GG-T2", f"cards on {_label(ch.zone)} lie face up", f"turn the card on {_label(ch.zone)} "
+        return AdapterResult.refused("GG-T2", f"cards on {_label(ch.zone)} lie face up", f"turn the card on {_label(ch.zone)} "
                          "face up, or take it back")
     else:
         return AdapterResult()  # decks and the trash
@@ -336,7 +329,7 @@ def _face_down(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat:
     for c in held:
         by_name.setdefault(twin.table.card(c).name, c)  # the first copy of each name
     if not held:
-        return _mismatch("GG-T3", f"seat {seat + 1} holds no {TYPE_WORDS[kind]} card to put on {_label(ch.zone)}",
+        return AdapterResult.refused("GG-T3", f"seat {seat + 1} holds no {TYPE_WORDS[kind]} card to put on {_label(ch.zone)}",
                          f"take the face-down card off {_label(ch.zone)}")
     if len(by_name) == 1:
         return _try(twin, make(held[0]), f"take the face-down card off {_label(ch.zone)}")
@@ -373,7 +366,7 @@ def _face_up(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat: i
         if resolving is not None and s.phase == "down":
             return _ask_or_play(twin, ResolveFunction(seat, resolving), f"put {card.name} back on your function area")
         if _copy_named(twin, _hand(twin, seat), card.name) is not None:
-            return _mismatch("GG-T2", f"{card.name} went from the hand straight to the voltage area; cards reach it "
+            return AdapterResult.refused("GG-T2", f"{card.name} went from the hand straight to the voltage area; cards reach it "
                              "only by being used", back)
         return AdapterResult()  # fired or spent cards ahead of the phone's move: the restore check covers it
     if key == "response":
@@ -382,16 +375,16 @@ def _face_up(twin: GunAndGunState, ch: ZoneChange, table: TableSnapshot, seat: i
             return _try(twin, Respond(seat, answering), f"turn {card.name} face down again")
     held = _copy_named(twin, _hand(twin, seat), card.name)
     if key == "response" and card.type == "response":
-        return _mismatch("GG-T2", f"{card.name} is set face down: the opponent must not see it",
+        return AdapterResult.refused("GG-T2", f"{card.name} is set face down: the opponent must not see it",
                          f"turn {card.name} face down in your response zone")
     if held is None:
-        return _mismatch("GG-T3", f"{card.name} is not in seat {seat + 1}'s hand, so it cannot be put on "
+        return AdapterResult.refused("GG-T3", f"{card.name} is not in seat {seat + 1}'s hand, so it cannot be put on "
                          f"{_label(ch.zone)}", f"take {card.name} off {_label(ch.zone)}")
     if key == "action" and card.type == "action":
         return _ask_or_play(twin, PlayAction(seat, held), back)
     if key == "function" and card.type == "function":
         return _try(twin, PlayFunction(seat, held), back)
-    return _mismatch("GG-T2", f"{card.name} is a {TYPE_WORDS[card.type]} card: it goes on your {HOME[card.type]}, "
+    return AdapterResult.refused("GG-T2", f"{card.name} is a {TYPE_WORDS[card.type]} card: it goes on your {HOME[card.type]}, "
                      f"not on {_label(ch.zone)}", f"move {card.name} to your {HOME[card.type]}")
 
 

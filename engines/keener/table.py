@@ -202,22 +202,15 @@ def differences(state: KeenerState, table: TableSnapshot) -> tuple[str, ...]:
     return tuple(out)
 
 
-def restored(state: KeenerState, table: TableSnapshot) -> bool:
-    """Does the table show the engine's position again (:func:`differences` is empty)?"""
-    return not differences(state, table)
-
 
 # ---------------------------------------------------------------------------
 # Turning the table into moves
 
 
-def _mismatch(rule: str, message: str, fix: str) -> AdapterResult:
-    return AdapterResult(mismatch=Verdict.reject(rule, message, fix))
-
 
 def _refusal(verdict: Verdict, fix: str) -> AdapterResult:
     rule = RULE_OF_CORE.get(verdict.rule or "", verdict.rule or "KN-T1")
-    return _mismatch(rule, verdict.message, fix + (f", then {verdict.fix}" if verdict.fix else ""))
+    return AdapterResult.refused(rule, verdict.message, fix + (f", then {verdict.fix}" if verdict.fix else ""))
 
 
 def _in_hand(side: Side, cid: str, instance: str, physical: bool) -> str | None:
@@ -326,7 +319,7 @@ def interpret(state: KeenerState, changes: Sequence[ZoneChange], table: TableSna
                                                       f"The camera cannot read the card on {_label(ch.zone)}: "
                                                       "straighten it, or enter the move on your phone."),))
         elif read(ch.card) is None:
-            result = _mismatch("KN-T5", f"{ch.card} on {_label(ch.zone)} is not a Keener card",
+            result = AdapterResult.refused("KN-T5", f"{ch.card} on {_label(ch.zone)} is not a Keener card",
                                f"take it off {_label(ch.zone)}")
         elif ch.kind == "flipped":
             result = _turned_up(twin, ch, table)
@@ -364,12 +357,12 @@ def _face_down(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
     if down <= len(side.face_down):
         return AdapterResult()  # the table catching up with a card already sealed
     if s.phase != "spending" or s.active != seat:
-        return _mismatch("KN-8.1", "cards are played face down only in your own Spending phase",
+        return AdapterResult.refused("KN-8.1", "cards are played face down only in your own Spending phase",
                          f"take the face-down card off {_label(ch.zone)} and back into your hand")
     choices = () if s.physical else tuple(dict.fromkeys(
         card_id(c) for c in side.hand if card_id(c) in CARDS and CARDS[card_id(c)].cloak))
     if not s.physical and not choices:
-        return _mismatch("KN-8.1", "you hold no card with Cloak of Darkness, so nothing can be played face down",
+        return AdapterResult.refused("KN-8.1", "you hold no card with Cloak of Darkness, so nothing can be played face down",
                          f"take the face-down card off {_label(ch.zone)} and back into your hand")
     return AdapterResult(questions=(Question(seat, "Seal the card you put face down on your phone "
                                                    "(Cloak of Darkness, 1 Gold).", choices),))
@@ -394,7 +387,7 @@ def _turned_up(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
     if slot is None and s.physical:
         slot = next((f for f in side.face_down if not f.card), None)
     if slot is None:
-        return _mismatch("KN-8.2", f"the card turned up is a {CARDS[cid].name}, which is not the card sealed face "
+        return AdapterResult.refused("KN-8.2", f"the card turned up is a {CARDS[cid].name}, which is not the card sealed face "
                          "down", "turn it face down again")
     if slot.commitment:
         return AdapterResult(questions=(Question(seat, f"Open the seal of {slot.slot} on your phone to turn the "
@@ -437,7 +430,7 @@ def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
         if host is not None:  # Equipment or a merged Fighter goes where its host goes
             if host in busy or any(_seen_as(s, table, x, seat) == host for x in table.in_zone(ATTACK)):
                 return AdapterResult()
-            return _mismatch("KN-T3", f"{CARDS[cid].name} is attached to {_name(host)}: it moves with it",
+            return AdapterResult.refused("KN-T3", f"{CARDS[cid].name} is attached to {_name(host)}: it moves with it",
                              f"put {CARDS[cid].name} back with {_name(host)}")
     for seat in seats:
         fid = _fighter(s.sides[seat], cid, printed.instance_of(index, seat), busy)
@@ -448,7 +441,7 @@ def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
         if seat == s.active:
             return _try(twin, Attack(seat, fid), f"move {CARDS[cid].name} back to your Fighters zone")
         if s.phase != "block":
-            return _mismatch("KN-4.2", f"it is seat {s.active + 1}'s turn: blockers go to the middle only once "
+            return AdapterResult.refused("KN-4.2", f"it is seat {s.active + 1}'s turn: blockers go to the middle only once "
                              "attackers are declared", f"move {CARDS[cid].name} back to your Fighters zone")
         sight = _where_sighting(table, ATTACK, ch.card)
         attackers = [(x, a) for x in table.in_zone(ATTACK) if x.card != ch.card
@@ -457,10 +450,10 @@ def _to_middle(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapt
         if target is None:
             target = s.combat.attackers[0] if len(s.combat.attackers) == 1 else ""
         if not target:
-            return _mismatch("KN-T3", f"{CARDS[cid].name} was put in the middle facing no attacker",
+            return AdapterResult.refused("KN-T3", f"{CARDS[cid].name} was put in the middle facing no attacker",
                              f"put {CARDS[cid].name} facing the attacker it blocks")
         return _try(twin, Block(seat, fid, target), f"move {CARDS[cid].name} back to your Fighters zone")
-    return _mismatch("KN-T3", f"{CARDS[cid].name} is not a Fighter in play, so it cannot go to the middle",
+    return AdapterResult.refused("KN-T3", f"{CARDS[cid].name} is not a Fighter in play, so it cannot go to the middle",
                      f"take {CARDS[cid].name} out of the middle")
 
 
@@ -473,7 +466,7 @@ def _to_zone(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapter
     card = CARDS[cid]
     where = _zone_seat(ch.zone)
     if where is None:
-        return _mismatch("KN-T5", f"{card.name} lies outside the mat's zones", "put it in a zone or off the mat")
+        return AdapterResult.refused("KN-T5", f"{card.name} lies outside the mat's zones", "put it in a zone or off the mat")
     seat, key = where
     s = twin.snapshot
     side = s.sides[seat]
@@ -489,15 +482,15 @@ def _to_zone(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapter
     if copy_id is None or key not in PLAYED_ZONES:
         home = _home_of(twin, seat, cid)
         if home:
-            return _mismatch("KN-T6", f"{card.name} belongs on {_label(home)}, not {_label(ch.zone)}",
+            return AdapterResult.refused("KN-T6", f"{card.name} belongs on {_label(home)}, not {_label(ch.zone)}",
                              f"put {card.name} back on {_label(home)}")
-        return _mismatch("KN-T6", f"{card.name} is not in seat {seat + 1}'s hand, so it cannot be put on "
+        return AdapterResult.refused("KN-T6", f"{card.name} is not in seat {seat + 1}'s hand, so it cannot be put on "
                          f"{_label(ch.zone)}", f"take {card.name} off {_label(ch.zone)}")
     back = f"take {card.name} back into your hand"
     if card.type == "equipment":
         right = "fighters" if card.ability == "equip-pv" else "defenses"
         if key != right:
-            return _mismatch("KN-T2", f"{card.name} goes on one of your {right.capitalize()}",
+            return AdapterResult.refused("KN-T2", f"{card.name} goes on one of your {right.capitalize()}",
                              f"put {card.name} on the card it equips in your {right.capitalize()} zone")
         sight = _where_sighting(table, ch.zone, ch.card)
         pieces = side.fighters if right == "fighters" else side.defenses
@@ -506,12 +499,12 @@ def _to_zone(twin: KeenerState, ch: ZoneChange, table: TableSnapshot) -> Adapter
                  for p in pieces if p.id == printed.instance_of(r[1], seat) or card_id(p.id) == r[0]]
         target = _nearest(sight, hosts) if sight is not None else None
         if target is None:
-            return _mismatch("KN-6.3", f"{card.name} lies on none of your {right}", back)
+            return AdapterResult.refused("KN-6.3", f"{card.name} lies on none of your {right}", back)
         return _try(twin, Deploy(seat, copy_id, target), back)
     home = HOME.get(card.type)
     if home != key:
         where_to = _label(f"s{seat}.{home}") if home else "no zone"
-        return _mismatch("KN-T2", f"{card.name} is a {card.type.replace('-', ' ')} card: it is played on {where_to}",
+        return AdapterResult.refused("KN-T2", f"{card.name} is a {card.type.replace('-', ' ')} card: it is played on {where_to}",
                          f"move {card.name} to {where_to}")
     if card.type == "generator":
         return _try(twin, PlayGenerator(seat, copy_id), back)

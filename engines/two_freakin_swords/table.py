@@ -215,17 +215,10 @@ def differences(state: TFSState, table: TableSnapshot) -> tuple[str, ...]:
     return tuple(out)
 
 
-def restored(state: TFSState, table: TableSnapshot) -> bool:
-    """Does the table show the engine's position again (:func:`differences` is empty)?"""
-    return not differences(state, table)
-
 
 # ---------------------------------------------------------------------------
 # Turning the table into moves
 
-
-def _mismatch(rule: str, message: str, fix: str) -> AdapterResult:
-    return AdapterResult(mismatch=Verdict.reject(rule, message, fix))
 
 
 def _fresh(changes: Sequence[ZoneChange]) -> set[tuple[str, str]]:
@@ -247,10 +240,10 @@ def _laid(state: TFSState, arm: str, what: str) -> AdapterResult | None:
     seat = seat_of(arm)
     back = f"take the card at {_your(arm)} back to your hand"
     if state.outcome is not None or s.phase in ("opening", "shuffle", "draw", "over"):
-        return _mismatch("TFS-T1", f"seat {seat + 1} laid {what} at {_label(arm)}, but no card is placed now "
+        return AdapterResult.refused("TFS-T1", f"seat {seat + 1} laid {what} at {_label(arm)}, but no card is placed now "
                          f"({describe(s)})", back)
     if s.phase == "announce":
-        return _mismatch("TFS-7.1", f"seat {seat + 1} laid {what} at {_label(arm)} before every lunge and coin "
+        return AdapterResult.refused("TFS-7.1", f"seat {seat + 1} laid {what} at {_label(arm)} before every lunge and coin "
                          "pass was announced", f"{back}: cards go down after the announcements")
     p = s.placement(arm)
     if s.phase in PLACE_PHASES and arm in s.waiting:
@@ -258,11 +251,11 @@ def _laid(state: TFSState, arm: str, what: str) -> AdapterResult | None:
     if p is not None and p.card and not p.revealed:
         return None  # the sealed card itself (put back, or laid again after being lifted)
     if s.phase == "place-1" and arm in s.round2:
-        return _mismatch("TFS-7.3", f"{_label(arm)} defends: it places its card after every aggressor card is "
+        return AdapterResult.refused("TFS-7.3", f"{_label(arm)} defends: it places its card after every aggressor card is "
                          "down", f"{back}: defenders place after the aggressors")
     mine = [a for a in s.waiting if seat_of(a) == seat and s.phase in PLACE_PHASES and s.placement(a) is None]
     where = f"; place at {' and '.join(_your(a) for a in mine)}" if mine else ""
-    return _mismatch("TFS-T2", f"seat {seat + 1} laid {what} at {_label(arm)}, which places no card now",
+    return AdapterResult.refused("TFS-T2", f"seat {seat + 1} laid {what} at {_label(arm)}, which places no card now",
                      back + where)
 
 
@@ -281,13 +274,13 @@ def interpret(state: TFSState, changes: Sequence[ZoneChange], table: TableSnapsh
         sealed = p.card if p is not None and not p.revealed else None
         # 1. One card per arm (TFS-7.2).
         if len(spot.backs) > 1 and (FACE_DOWN, arm) in fresh:
-            return _mismatch("TFS-T4", f"{len(spot.backs)} face-down cards lie at {_label(arm)}; an arm places "
+            return AdapterResult.refused("TFS-T4", f"{len(spot.backs)} face-down cards lie at {_label(arm)}; an arm places "
                              "one card", f"take back all but the card sealed at {_your(arm)}")
         # 2. A back must be the side of the sealed card (TFS-1.1), whenever it was laid: the seal may come later.
         if sealed:
             for x in spot.backs:
                 if x.back is not None and x.back != side_of(sealed):
-                    return _mismatch("TFS-1.1", f"the card at {_label(arm)} shows a {x.back} back, but the card "
+                    return AdapterResult.refused("TFS-1.1", f"the card at {_label(arm)} shows a {x.back} back, but the card "
                                      f"sealed there is {side_of(sealed)}",
                                      f"lay the {side_of(sealed)} card you sealed face down at {_your(arm)}")
         # 3. New cards laid: at the right time and arm, face down.
@@ -306,15 +299,15 @@ def interpret(state: TFSState, changes: Sequence[ZoneChange], table: TableSnapsh
             if sealed and not spot.backs:
                 continue  # turned in place: another printed copy of the sealed card's kind is judged in step 4
             if sealed:
-                return _mismatch("TFS-T2", f"seat {seat + 1} laid {_article(kind_of(card))} at {_label(arm)}, which "
+                return AdapterResult.refused("TFS-T2", f"seat {seat + 1} laid {_article(kind_of(card))} at {_label(arm)}, which "
                                  "already holds its sealed card", f"take the {kind_of(card)} back to your hand")
-            return _mismatch("TFS-T3", f"seat {seat + 1} laid {_article(kind_of(card))} face up at {_label(arm)}; "
+            return AdapterResult.refused("TFS-T3", f"seat {seat + 1} laid {_article(kind_of(card))} face up at {_label(arm)}; "
                              "a card is placed face down, only its side showing",
                              f"take the {kind_of(card)} back to your hand, lay your card face down and seal it "
                              "on your phone")
         # 4. A sealed card gone before it was turned.
         if sealed and arm in removed and not spot.backs and not _turned(state, arm, spot):
-            return _mismatch("TFS-T5", f"the card sealed at {_label(arm)} left the table before it was turned up",
+            return AdapterResult.refused("TFS-T5", f"the card sealed at {_label(arm)} left the table before it was turned up",
                              f"put it back face down at {_your(arm)}")
 
     reveals, asked = _reveals(state, spots, fresh)
@@ -352,7 +345,7 @@ def _reveals(state: TFSState, spots: dict[str, _Spot],
         just = any((card_of(x.card), arm) in fresh for x in seen if card_of(x.card))
         if s.phase not in REVEAL_PHASES:
             if just:
-                return _mismatch("TFS-7.4", f"the card at {_label(arm)} was turned up before every arm had a card "
+                return AdapterResult.refused("TFS-7.4", f"the card at {_label(arm)} was turned up before every arm had a card "
                                  "down", f"turn the card at {_your(arm)} face down again: cards are turned up "
                                  "once every arm has a card down"), []
             continue
