@@ -78,6 +78,14 @@ class Referee:
         self.questions: dict[int | None, tuple[int, JSON]] = {}
         """Each seat's open question (None: the whole table's) and the entry it was asked at: a phone that
         reloads or reconnects is asked again (send_view) until it answers or the game moves on."""
+        from engines import registry
+
+        try:
+            self.adapter: Any = registry.adapter(table.game.id)
+            """The game's table adapter (engines/<game>/table.py), found once: every publish asks it."""
+            self.no_adapter = ""
+        except ValueError as exc:  # a game that cannot be played on a mat: manual entry only
+            self.adapter, self.no_adapter = None, str(exc)
         self._queue: queue.Queue[tuple[Callable[..., Any], tuple, dict, Future] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"referee-{table.id}", daemon=True)
         self._thread.start()
@@ -173,14 +181,9 @@ class Referee:
 
     def show_board(self) -> None:
         """Boards that mirror the position (Two Freakin' Swords' LED coins) show it after every change."""
-        if self.devices is None:
+        if self.devices is None or self.adapter is None:
             return
-        from engines import registry
-
-        try:
-            lights = registry.adapter(self.table.game.id).coin_lights(self.table.state)
-        except ValueError:  # a game without a table adapter: nothing to light
-            return
+        lights = self.adapter.coin_lights(self.table.state)
         if lights is not None:
             self.devices.show_coins(lights)
 
@@ -210,29 +213,16 @@ class Referee:
         if moves is None:
             # A physical deal: the hands are unknown, so the engine cannot list every move; the game's table
             # adapter lists what a phone enters (draw, end the turn, pass, confirm ...), the camera the rest.
-            moves = self._phone_moves(seat)
+            moves = self.adapter.manual_moves(state, seat) if self.adapter is not None else None
         return None if moves is None else [self._move_json(m) for m in moves[:MAX_LISTED]]
 
     def pick_of(self, seat: int) -> JSON | None:
         """A move the phone builds by picking cards (a physical deal's sealed cards: they cannot be listed
         without naming, or leaving out, another seat's), from the game's table adapter (``free_pick``)."""
-        from engines import registry
-
-        if self.table.paused is not None:
+        if self.table.paused is not None or self.adapter is None:
             return None
-        try:
-            pick = registry.adapter(self.table.game.id).free_pick(self.table.state, seat)
-        except ValueError:  # a game without a table adapter
-            return None
+        pick = self.adapter.free_pick(self.table.state, seat)
         return dict(pick) if pick is not None else None
-
-    def _phone_moves(self, seat: int) -> list[Any] | None:
-        from engines import registry
-
-        try:
-            return registry.adapter(self.table.game.id).manual_moves(self.table.state, seat)
-        except ValueError:  # a game without a table adapter
-            return None
 
     def _move_json(self, move: Any) -> JSON:
         """``move.to_json()``, remembered: a seat is offered mostly the same moves publish after publish,
@@ -439,14 +429,10 @@ class Referee:
         """A seat's answer to a question the table adapter asked (which card was sealed, whether to
         declare): the adapter says which move it stands for, and that move is played like any other."""
         t = self.table
-        from engines import registry
-
-        try:
-            adapter = registry.adapter(t.game.id)
-        except ValueError:
+        if self.adapter is None:
             return self._refused(seat, "answer", _refusal("TC-ANSWER", _("This table asks no questions.")),
                                  choice=choice)
-        move = adapter.answer(t.state, seat, choice)
+        move = self.adapter.answer(t.state, seat, choice)
         if move is None:
             return self._refused(seat, "answer", _refusal("TC-ANSWER", _("That answer is not one of the choices offered.")),
                                  choice=choice)
@@ -473,12 +459,9 @@ class Referee:
     def physical(self, changes: list, snapshot: Any, evidence: str | None) -> JSON:
         """Zone changes the camera saw (companion.camera) -> the game's adapter -> engine moves."""
         t = self.table
-        from engines import registry
-
-        try:
-            adapter = registry.adapter(t.game.id)
-        except ValueError as exc:
-            return _refusal("TC-CAMERA", str(exc))
+        if self.adapter is None:
+            return _refusal("TC-CAMERA", self.no_adapter)
+        adapter = self.adapter
         self.seen = snapshot  # the camera's last table (a board's button asks which card was just put down)
         outcome = adapter.interpret(t.state, changes, snapshot)
         if outcome.mismatch is not None:
