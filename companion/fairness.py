@@ -255,47 +255,25 @@ def _check_reveal(entry: dict, epoch: Epoch, report: FairnessReport) -> bytes | 
 
 def _requests(record: Any, game: Game | None, report: FairnessReport) -> dict[int, ChanceRequest]:
     """What the game asked of chance before each chance entry, by replaying the record."""
-    from companion.record import new_state  # noqa: PLC0415 - keep the module cheap to import
+    from companion.record import Position  # noqa: PLC0415 - keep the module cheap to import
 
     try:
-        state = new_state(record.header, game)
+        position = Position(record.header, game)
     except (ValueError, KeyError, TypeError) as exc:
         report.game_error = str(exc)
         return {}
     out: dict[int, ChanceRequest] = {}
-    applied: list[int] = []
-    moves: list[Any] = []
     for entry in record.entries:
-        kind = entry.get("kind")
-        if kind == "rollback":
-            target = int((entry.get("data") or {}).get("to", 0))
-            while applied and applied[-1] > target:
-                applied.pop()
-                moves.pop()
-                state.undo()
-            continue
-        if kind == "options":  # the game started again under new options before play began (record.md)
-            from companion.record import with_options  # noqa: PLC0415
-
-            try:
-                state = with_options(record.header, (entry.get("data") or {}).get("options") or {}, moves, game)
-            except (ValueError, KeyError, TypeError, IllegalMove) as exc:
-                report.notes.append(f"seq {entry['seq']}: the options entry cannot be replayed ({exc})")
-            continue
-        if kind != "move":
-            continue
-        move = entry.get("move") or {}
-        if isinstance(move, dict) and move.get("type") == "chance":
-            request = state.pending_chance()
+        move = entry.get("move")
+        if entry.get("kind") == "move" and isinstance(move, dict) and move.get("type") == "chance":
+            request = position.state.pending_chance()
             if request is not None:
                 out[entry["seq"]] = request
-        if (entry.get("verdict") or {"ok": True}).get("ok"):
-            try:
-                state.apply(move)
-                applied.append(entry["seq"])
-                moves.append(move)
-            except IllegalMove as exc:
-                report.notes.append(f"seq {entry['seq']}: replay rejects this recorded move ({exc})")
+        try:
+            position.follow(entry)
+        except (IllegalMove, ValueError, KeyError, TypeError) as exc:
+            what = "this recorded move" if entry.get("kind") == "move" else f"the {entry.get('kind')} entry"
+            report.notes.append(f"seq {entry.get('seq')}: replay rejects {what} ({exc})")
     return out
 
 

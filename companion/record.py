@@ -199,6 +199,66 @@ def with_options(header: Mapping[str, Any], options: Mapping[str, Any], moves: l
     return state
 
 
+@dataclass
+class Applied:
+    """A move applied to a position, to undo back to a seq (rollback, amend) or play again (options)."""
+
+    seq: int
+    seat: int | None
+    move: JSON
+
+
+class Position:
+    """A game's state and the moves applied to reach it.
+
+    The one place that knows how record entries change a game: a ``rollback``
+    undoes back to the seq it names, an ``options`` entry starts the game again
+    under new options and plays the moves so far again, an accepted ``move`` is
+    applied.  :func:`replay`, the server's restore after a crash
+    (companion.tables) and the fairness check (companion.fairness) all walk a
+    record with it, so the three can never disagree on what a record means.
+    """
+
+    def __init__(self, header: Mapping[str, Any], game: Game | None = None, state: State | None = None) -> None:
+        self.header = header
+        self.game = game or registry.get(header["game"])
+        self.state = state if state is not None else new_state(header, self.game)
+        self.applied: list[Applied] = []
+
+    def push(self, seq: int, seat: int | None, move: JSON) -> list[Any]:
+        """Apply ``move`` (raises IllegalMove and changes nothing if the engine refuses it)."""
+        events = self.state.apply(move)
+        self.applied.append(Applied(seq, seat, move))
+        return events
+
+    def undo_to(self, seq: int) -> int:
+        """Undo every move applied after entry ``seq``; how many were undone."""
+        undone = 0
+        while self.applied and self.applied[-1].seq > seq:
+            self.applied.pop()
+            self.state.undo()
+            undone += 1
+        return undone
+
+    def restart_with(self, options: Mapping[str, Any]) -> None:
+        self.state = with_options(self.header, options, [a.move for a in self.applied], self.game)
+
+    def follow(self, entry: Mapping[str, Any]) -> bool:
+        """Change the position as ``entry`` did when it was recorded; False when it changes no state
+        (a rejected move, a note, a reveal).  An accepted move the engine now refuses raises IllegalMove."""
+        kind = entry["kind"]
+        data = entry.get("data") or {}
+        if kind == "rollback":
+            self.undo_to(int(data.get("to", 0)))
+        elif kind == "options":
+            self.restart_with(data.get("options") or {})
+        elif kind == "move" and (entry.get("verdict") or {"ok": True}).get("ok"):
+            self.push(entry["seq"], entry.get("seat"), entry["move"])
+        else:
+            return False
+        return True
+
+
 def replay(record: Record, at: int | None = None, game: Game | None = None) -> tuple[State, list[ReplayStep]]:
     """Rebuild the state after entry ``at`` (all entries when None).
 
@@ -206,40 +266,19 @@ def replay(record: Record, at: int | None = None, game: Game | None = None) -> t
     recorded verdict is confirmed or contradicted; a ``rollback`` entry returns
     to the state after the seq it names, exactly as the server did.
     """
-    state = new_state(record.header, game)
+    position = Position(record.header, game)
     steps: list[ReplayStep] = []
-    applied_at: list[int] = []  # seq of each move applied, to undo back to a seq
-    applied: list[JSON] = []  # those moves, to play again under new options
     for entry in record.entries:
         if at is not None and entry["seq"] > at:
             break
-        if entry["kind"] == "options":
-            # Before play began the table's options changed (a fighter's character sheet): the game starts
-            # again under them and the moves so far (chance only) are played again.
-            state = with_options(record.header, entry["data"]["options"], [m["move"] for m in applied], game)
-            steps.append(ReplayStep(entry, Verdict.accept(), True))
-            continue
-        if entry["kind"] == "rollback":
-            target = int(entry["data"]["to"])
-            while applied_at and applied_at[-1] > target:
-                applied_at.pop()
-                applied.pop()
-                state.undo()
-            steps.append(ReplayStep(entry, Verdict.accept(), True))
-            continue
         if entry["kind"] != "move":
+            position.follow(entry)
             steps.append(ReplayStep(entry, Verdict.accept(), True))
             continue
         recorded = Verdict.from_json(entry["verdict"]) if entry.get("verdict") else Verdict.accept()
         try:
-            if recorded.ok:
-                state.apply(entry["move"])
-                applied_at.append(entry["seq"])
-                applied.append(entry)
-                verdict = Verdict.accept()
-            else:
-                verdict = state.check(entry["move"])
+            verdict = Verdict.accept() if position.follow(entry) else position.state.check(entry["move"])
         except IllegalMove as exc:
             verdict = exc.verdict
         steps.append(ReplayStep(entry, verdict, verdict.ok == recorded.ok and verdict.rule == recorded.rule))
-    return state, steps
+    return position.state, steps

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.record import Chain, Record, make_header, replay
+from companion.record import Applied, Chain, Position, Record, make_header, replay
 from companion.seats import Seat, new_code, new_token
 from companion.store import Store
 from engines.core import JSON, PHYSICAL, ChanceMove, Game, IllegalMove, State, Verdict, to_plain
@@ -43,28 +43,19 @@ class Result:
         return self.verdict.ok
 
 
-@dataclass
-class Applied:
-    """A move applied to the live state, to undo back to a seq (rollback, amend)."""
-
-    seq: int
-    seat: int | None
-    move: JSON
-
-
 class Table:
     def __init__(self, table_id: str, game: Game, state: State, chain: Chain, seats: list[Seat], store: Store,
                  display_key: str, fair: Any, demo: bool = False):
         self.id = table_id
         self.game = game
-        self.state = state
+        self.position = Position(chain.header, game, state)
+        """The live state and the moves applied to it (the same walk as companion.record.replay)."""
         self.chain = chain
         self.seats = seats
         self.store = store
         self.display_key = display_key
         self.fair = fair
         self.demo = demo
-        self.applied: list[Applied] = []
         self.paused: JSON | None = None
         """``{"by": seat|None, "reason": str, "seq": int}`` while a dispute holds the table."""
         self.closed = False
@@ -120,26 +111,27 @@ class Table:
         return table
 
     def _replay_into_state(self, entries: list[JSON]) -> None:
-        """The steps of companion.record.replay, keeping what the live table needs (applied, paused)."""
+        """Walk the stored record as companion.record.replay does, keeping what the live table needs (paused, closed)."""
         for entry in entries:
-            kind = entry["kind"]
-            if kind == "rollback":
-                self._undo_to(int(entry["data"]["to"]))
-            elif kind == "options":
-                self._restart_with(entry["data"]["options"])
-            elif kind == "move" and (entry.get("verdict") or {"ok": True}).get("ok"):
-                self.state.apply(entry["move"])
-                self.applied.append(Applied(entry["seq"], entry.get("seat"), entry["move"]))
-            elif kind == "note":
-                data = entry.get("data") or {}
-                if data.get("event") == "pause":
-                    self.paused = {"by": entry.get("seat"), "reason": data.get("reason", ""), "seq": entry["seq"]}
-                elif data.get("event") == "resume":
-                    self.paused = None
-                elif data.get("event") == "closed":
-                    self.closed = True
+            if self.position.follow(entry) or entry["kind"] != "note":
+                continue
+            data = entry.get("data") or {}
+            if data.get("event") == "pause":
+                self.paused = {"by": entry.get("seat"), "reason": data.get("reason", ""), "seq": entry["seq"]}
+            elif data.get("event") == "resume":
+                self.paused = None
+            elif data.get("event") == "closed":
+                self.closed = True
 
     # ---- reading ----------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self.position.state
+
+    @property
+    def applied(self) -> list[Applied]:
+        return self.position.applied
+
     @property
     def seq(self) -> int:
         return len(self.chain.entries)
@@ -250,14 +242,6 @@ class Table:
     def note(self, source: str, seat: int | None, **data: Any) -> JSON:
         return self._append(seat=seat, source=source, kind="note", data=data)
 
-    def _undo_to(self, seq: int) -> int:
-        undone = 0
-        while self.applied and self.applied[-1].seq > seq:
-            self.applied.pop()
-            self.state.undo()
-            undone += 1
-        return undone
-
     def rollback(self, to: int, source: str = "host", seat: int | None = None, **data: Any) -> Result:
         """Return to the state after entry ``to``; the rollback is itself an entry."""
         if self.readonly:
@@ -281,7 +265,7 @@ class Table:
                              fair_seed=fresh.seed.hex() if fresh is not None else None)
         if fresh is not None:
             self.fair = fresh
-        self._undo_to(to)
+        self.position.undo_to(to)
         return Result(Verdict.accept(), [entry], changed=True)
 
     # ---- options set before play begins --------------------------------------
@@ -314,13 +298,8 @@ class Table:
         except ValueError as exc:
             return Result(Verdict.reject("TC-OPTIONS", str(exc)))
         entry = self._append(seat=None, source=source, kind="options", data={**data, "options": dict(options)})
-        self._restart_with(options)
+        self.position.restart_with(options)
         return Result(Verdict.accept(), [entry], changed=True)
-
-    def _restart_with(self, options: JSON) -> None:
-        from companion.record import with_options
-
-        self.state = with_options(self.chain.header, options, [a.move for a in self.applied], self.game)
 
     def amend(self, seat: int, move: JSON) -> Result:
         """Change this seat's latest sealed commitment (a mis-tapped card) while it is still sealed.
@@ -346,7 +325,7 @@ class Table:
             return Result(Verdict.reject("TC-SEALED", "the game has moved on since that choice, so it can no longer change"))
         others = [None, *(s.index for s in self.seats if s.index != seat)]
         before = {s: self.state.view(s) for s in others}
-        self._undo_to(target.seq - 1)
+        self.position.undo_to(target.seq - 1)
         tried = 0
         verdict = Verdict.accept()
         try:
