@@ -152,7 +152,7 @@ class Hub:
             return
         seats = [{"seat": s.index, "name": s.name, "player_id": s.player_id} for s in table.seats]
         match_id = self.store.record_match(table.id, table.game.id, table.state.variant, outcome.to_json(), seats)
-        if table.game.id == "two-freakin-swords":
+        if table.game.character_sheets:
             # A character earns its seat's score; one that lost is destroyed (the sheet stays, marked).
             for s in table.seats:
                 if s.character_id is None:
@@ -175,9 +175,9 @@ class Hub:
                     log.warning("table %s: character %s could not give back its points", table.id, seat.character_id)
 
     def sheet_points(self, table: Table) -> list[int] | None:
-        """Two Freakin' Swords: each seat's character-sheet points (0 without a sheet), which set the fighters'
-        hit points (TFS-4.1); None for a game without character sheets."""
-        if table.game.id != "two-freakin-swords":
+        """Each seat's character-sheet points (0 without a sheet), which set the fighters' hit points in
+        Two Freakin' Swords (TFS-4.1); None for a game without character sheets."""
+        if not table.game.character_sheets:
             return None
         return [int(self.store.character(s.character_id)["points"]) if s.character_id is not None else 0
                 for s in table.seats]

@@ -531,6 +531,9 @@ class Game(ABC):
     variants: ClassVar[tuple[str, ...]]
     move_types: ClassVar[tuple[type[Move], ...]]
     rules_doc: ClassVar[str]  # path of docs/rules/<game>.md relative to the repo root
+    character_sheets: ClassVar[bool] = False
+    """Whether seats bring a character sheet whose points are the ``sheets`` option (hit points), which
+    earns the seat's score and is destroyed when it loses: the server keeps the sheets, the game says it uses them."""
 
     @property
     def codec(self) -> Codec:

@@ -30,6 +30,7 @@ class TwoFreakinSwords(Game):
     variants = ("duel", "free-for-all", "teams")
     move_types = MOVE_TYPES
     rules_doc = "docs/rules/two-freakin-swords.md"
+    character_sheets = True  # TFS-4.1: a fighter's sheet points set their hit points
 
     def validate_setup(self, seats: int, variant: str, deal: Any) -> None:
         super().validate_setup(seats, variant, deal)
