@@ -35,6 +35,7 @@ from engines.gun_and_gun.table import (
     manual_moves,
     sighting_of,
 )
+from tests.support.adapters import assert_refused_and_unchanged as refused_and_unchanged
 
 LAYOUT = gg_mat.layout(2, "double-edge")
 PHYSICAL = (PlayAction, PlayFunction, ResolveFunction, Respond, SetResponse, Load)
@@ -235,12 +236,7 @@ def holds(game: Table, key: str):
 
 
 def assert_refused_and_unchanged(game: Table, new: TableSnapshot, result, rule: str):
-    assert result.moves == () and result.mismatch is not None, result
-    assert result.mismatch.rule == rule, result.mismatch
-    assert result.mismatch.message and result.mismatch.fix
-    assert game.state.to_json() == game.before  # interpret never touches the state
-    assert not ADAPTER.restored(game.state, new)
-    assert differences(game.state, new)
+    refused_and_unchanged(ADAPTER, game, new, result, rule)
 
 
 def test_keiryaku_asks_then_the_second_declaration_is_not_offered_and_a_second_keiryaku_is_refused():

@@ -24,6 +24,7 @@ from engines.keener.table import (
     interpret,
     manual_moves,
 )
+from tests.support.adapters import assert_refused_and_unchanged as refused_and_unchanged
 
 LAYOUT = keener_mat.layout(2, "standard")
 PHYSICAL = (PlayGenerator, Deploy, Attack, Block, Uncloak)
@@ -258,12 +259,7 @@ def place(game: Table, card: str, zone: str, i: int = 12):
 
 
 def assert_refused_and_unchanged(game: Table, new: TableSnapshot, result, rule: str):
-    assert result.moves == () and result.mismatch is not None, result
-    assert result.mismatch.rule == rule, result.mismatch
-    assert result.mismatch.message and result.mismatch.fix
-    assert game.state.to_json() == game.before  # interpret never touches the state
-    assert not ADAPTER.restored(game.state, new)
-    assert differences(game.state, new)
+    refused_and_unchanged(ADAPTER, game, new, result, rule)
 
 
 def test_a_card_the_bank_cannot_pay_for_is_refused_and_the_table_restored():
