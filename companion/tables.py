@@ -6,9 +6,9 @@ committed to the store, and only then is anything told to anyone (the referee
 emits after these methods return).  Every method here runs on the table's
 referee thread (companion.referee), so none of them locks.
 
-Restoring after a crash is replaying the stored record with the same steps
-:func:`companion.record.replay` takes, so the server and ``companion replay``
-always agree.
+Restoring after a crash walks the stored record with the same
+:class:`companion.record.Position` that :func:`companion.record.replay` uses,
+so the server and ``companion replay`` always agree.
 """
 
 from __future__ import annotations
