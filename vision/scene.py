@@ -10,6 +10,7 @@ are left uncovered come back as :class:`SceneTruth`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -21,6 +22,7 @@ from .glyphs import RANKS, SUITS
 from .markers import marker_image
 
 _CARD_MM = np.float32([[0, 0], [g.CARD_W, 0], [g.CARD_W, g.CARD_H], [0, g.CARD_H]])
+_FOREIGN_INDEX_BOX = (1.5, 2.0, 11.0, 24.0)  # mm: where a deck that does not say keeps its index
 
 
 @dataclass
@@ -265,6 +267,7 @@ def render_scene(
     background: str | None = None,
     layout: list[dict] | None = None,
     hands: list[tuple[float, float, int]] | None = None,
+    faces: Callable[[str, str], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, SceneTruth]:
     """Render one scene.  Returns (BGR uint8 image, ground truth).
 
@@ -274,7 +277,13 @@ def render_scene(
     ``layout``: exact cards instead of random ones, bottom first, each a dict
     with ``cx``, ``cy`` (mm on the mat/table), ``angle`` (degrees) and ``kind``,
     plus ``rank``/``suit`` or ``marker_id`` as wanted.
-    ``hands``: exact hands, each (tip x px, tip y px, edge 0-3 the arm comes from)."""
+    ``hands``: exact hands, each (tip x px, tip y px, edge 0-3 the arm comes from).
+    ``faces``: draw faces with ``faces(rank, suit)`` (BGRA, ``cardart.PX`` px/mm,
+    ``cardart.W`` x ``cardart.H``) instead of a generated deck style, e.g. a
+    third-party deck (:class:`vision.decks.Deck`); its optional ``index_box``
+    (x0, y0, x1, y1 mm of the top-left index) and ``four_index`` say which
+    corners must be uncovered for the card to count as readable.  The random
+    stream is the same either way, so one seed gives the same layout."""
     rng = np.random.default_rng(seed)
     styles = styles or cardart.deck_styles()
     style = styles[int(rng.integers(0, len(styles)))]
@@ -302,7 +311,7 @@ def render_scene(
         spec = layout[z] if layout is not None else {}
         if kind == "face":
             rank, suit = (spec["rank"], spec["suit"]) if "rank" in spec else deck.pop()
-            art = cardart.card_face(rank, suit, style)
+            art = cardart.card_face(rank, suit, style) if faces is None else faces(rank, suit)
         elif kind == "printed":
             marker_id = spec.get("marker_id", next_marker)
             next_marker += 1
@@ -322,11 +331,15 @@ def render_scene(
         corners_px = _project(H, corners_mm)
         idx_corners, regions = [], []
         if kind == "face":
-            which = [0, 2] + ([1, 3] if style.four_index else [])
+            four = style.four_index if faces is None else bool(getattr(faces, "four_index", False))
+            which = [0, 2] + ([1, 3] if four else [])
             for c in which:
                 idx_corners.append(corners_px[c])
-                x0, x1 = style.index_x - 3.2, style.index_x + 3.2
-                y0, y1 = style.index_y, style.index_y + style.rank_h + style.gap + style.suit_h
+                if faces is None:
+                    x0, x1 = style.index_x - 3.2, style.index_x + 3.2
+                    y0, y1 = style.index_y, style.index_y + style.rank_h + style.gap + style.suit_h
+                else:
+                    x0, y0, x1, y1 = getattr(faces, "index_box", _FOREIGN_INDEX_BOX)
                 box = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
                 if c in (1, 2):
                     box[:, 0] = g.CARD_W - box[:, 0]
