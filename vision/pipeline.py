@@ -29,6 +29,7 @@ from .cards import (
     split_on_edges,
 )
 from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, builtin_references, read_patch
+from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, back_meaning, detect_markers, make_detector, marker_range
 from .mat import MatTracker
 from .results import FrameResult, Sighting
@@ -180,6 +181,11 @@ class VisionPipeline:
                 unread_blobs.append(bi)
         holes = self._holes(mask)
         found += self._sibling_indices(frame, holes, plane, all_reads)
+        # indices with no card edge of their own: rank/suit ink pairs (vision.index_pairs)
+        known = ([x.outline for x in found], [a for x in found for a in x.anchors])
+        for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, refs=self.refs):
+            r = p.reading
+            found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         found = _merge_same_card(found)
         # printed cards and marked backs
         markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)

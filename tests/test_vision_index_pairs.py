@@ -1,0 +1,100 @@
+"""The edge-free index finder (vision.index_pairs): corner indices found from
+their rank/suit ink pairs where no outer card corner is found (a staggered
+pile, cards touching with no visible line between them)."""
+
+import numpy as np
+import pytest
+
+import vision.pipeline as vp
+from vision.cards import card_outline
+from vision.evaluate import _index_spots, score
+from vision.index_pairs import Spots, candidate_pairs, find_index_pairs, outline_index_spots
+from vision.scene import render_scene
+
+
+def _spots(rects):
+    """Axis-aligned spots from (centre x, centre y, width, height) in mm."""
+    c = np.array([(x, y) for x, y, _, _ in rects], np.float64)
+    ex = np.array([(w, 0.0) for _, _, w, _ in rects])
+    ey = np.array([(0.0, h) for _, _, _, h in rects])
+    return Spots(np.arange(1, len(rects) + 1), c, ex, ey, np.zeros((len(rects), 5), np.int64))
+
+
+def test_a_rank_over_a_smaller_suit_is_a_pair_and_gives_the_cards_down():
+    # rank 6 mm tall at (10, 10), suit 4.5 mm tall 1 mm below it
+    spots = _spots([(10, 10, 4.5, 6.0), (10, 16.25, 4.5, 4.5)])
+    pairs = candidate_pairs(spots, np.zeros(2, bool))
+    best = pairs[0]
+    assert best[1] == (0,) and best[2] == 1
+    assert np.allclose(best[4], [0, 1])  # v: rank -> suit
+
+
+def test_centre_pips_are_not_index_pairs():
+    # two 9 mm pips 17 mm apart (a pip column) and a lone one
+    spots = _spots([(20, 20, 8.0, 9.0), (20, 37, 8.0, 9.0), (40, 20, 8.0, 9.0)])
+    assert candidate_pairs(spots, np.zeros(3, bool)) == []
+
+
+def test_the_two_glyphs_of_a_ten_pair_with_their_suit():
+    spots = _spots([(9, 10, 1.5, 6.0), (12, 10, 3.5, 6.0), (10.5, 16.5, 4.5, 4.5)])
+    pairs = candidate_pairs(spots, np.zeros(3, bool))
+    assert any(set(p[1]) == {0, 1} and p[2] == 2 and abs(p[4][0]) < 0.05 for p in pairs)
+
+
+def test_known_spots_are_skipped():
+    spots = _spots([(10, 10, 4.5, 6.0), (10, 16.25, 4.5, 4.5)])
+    assert candidate_pairs(spots, np.array([True, False])) == []
+
+
+def test_index_spots_of_an_outline_sit_5_by_8_mm_in_from_each_corner():
+    u, v = np.array([0.0, 1.0]), np.array([-1.0, 0.0])
+    pts = outline_index_spots(card_outline(np.array([100.0, 50.0]), u, v))
+    assert len(pts) == 4
+    assert min(np.linalg.norm(pts - [100 - 8, 55], axis=1)) < 1e-6
+
+
+def _pile_and_row(angle: float) -> list[dict]:
+    """A staggered pile (only each card's corner shows) and a row of cards
+    whose long edges touch, both turned by ``angle``."""
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    pile = [("K", "spades"), ("5", "hearts"), ("9", "clubs"), ("J", "diamonds"), ("7", "clubs")]
+    row = [("Q", "hearts"), ("4", "spades"), ("8", "diamonds")]
+    out = []
+    for i, (r, s) in enumerate(pile):
+        x, y = rot @ [12.0 * i, 20.0 * i]
+        out.append({"cx": 200 + x, "cy": 140 + y, "angle": angle, "rank": r, "suit": s})
+    for i, (r, s) in enumerate(row):
+        x, y = rot @ [63.0 * i, 0.0]
+        out.append({"cx": 330 + x, "cy": 270 + y, "angle": angle, "rank": r, "suit": s})
+    return out
+
+
+@pytest.mark.parametrize(("angle", "seed"), [(90, 1), (0, 1), (25, 1)])
+def test_pile_and_touching_row_read_more_cards_with_the_finder(monkeypatch, angle, seed):
+    img, truth = render_scene(1280, 720, seed=seed, layout=_pile_and_row(angle), occluders=0)
+    with_finder = score(vp.VisionPipeline().process(img), truth)
+    monkeypatch.setattr(vp, "find_index_pairs", lambda *a, **k: [])
+    without = score(vp.VisionPipeline().process(img), truth)
+    assert with_finder.found > without.found
+    assert with_finder.read == with_finder.found  # nothing misread
+    assert with_finder.false_cards == 0
+
+
+def test_finder_alone_reads_indices_where_it_is_given_no_corner(monkeypatch):
+    img, truth = render_scene(1280, 720, seed=1, layout=_pile_and_row(90), occluders=0)
+    seen = []
+    monkeypatch.setattr(vp, "find_index_pairs", lambda *a, **k: seen.append((a, k)) or [])
+    pipe = vp.VisionPipeline()
+    pipe.process(img)
+    (frame, plane, holes, mask, gray, *_), kw = seen[0]
+    # no corner readings and no cards known: every index is the finder's own
+    found = find_index_pairs(frame, plane, holes, mask, gray, refs=kw["refs"])
+    assert len(found) >= 4
+    faces = [c for c in truth.cards if c.kind == "face"]
+    ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
+    for p in found:
+        anchor = plane.to_frame(p.anchor.reshape(1, 2))[0]
+        near = min(faces, key=lambda c: np.linalg.norm(_index_spots(c, truth.homography) - anchor, axis=1).min())
+        assert (p.reading.rank, p.reading.suit) == (near.rank, near.suit)
+        assert np.linalg.norm(_index_spots(near, truth.homography) - anchor, axis=1).min() < 9 * ppm

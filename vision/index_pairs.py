@@ -1,0 +1,330 @@
+"""Finding corner indices without a card edge: rank/suit ink pairs.
+
+The pipeline reads indices at the right-angled outer corners of paper regions.
+Many visible indices have no such corner: the card lies partly under others
+(a staggered pile), touches another card with no visible line between them,
+or its corner touches a printed line.  What every corner index has, whatever
+its card's edges do, is its own layout: a rank glyph with a suit glyph of
+about its width just below it, both a few millimetres tall, a few millimetres
+from the card's edges.  Centre pips are larger and sit farther apart; picture
+art is larger still.
+
+So: among the ink spots on paper (the connected non-paper components the
+pipeline already labels), pair every index-sized spot (the rank, or the two
+glyphs of a "10") with an index-sized spot just below it (the suit).  The
+rank -> suit direction is the card's long axis ("down", ``v``); a card seen
+from above is not mirrored, so its short edge ``u`` is ``v`` turned a quarter
+turn clockwise (image y down).  The upright patch is placed from that pair
+and read by :func:`vision.corner_index.read_patch`; only a confident reading
+whose rank and suit sit where the pair said counts.  Spots that belong to an
+index already read are skipped.
+
+All sizes are plane millimetres (mat mm, or the pipeline's pseudo-mm without a
+mat).  The finder is pure: frame, plane, ink spots in, readings out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .cards import Plane, sample_patch
+from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, read_patch
+
+#: a rank glyph's height (box extent along the card's long axis), mm
+RANK_H = (3.5, 11.0)
+#: an index glyph's box diagonal, mm (a "1" is thin, a "10" is two spots)
+GLYPH_DIAG = (2.5, 13.0)
+#: largest blank between the rank and the suit, mm
+MAX_GAP = 3.0
+#: where the patch puts the rank's centre, mm from the patch's corner (a
+#: margin of about 2 mm above the rank: what lies beyond is not this card's)
+PATCH_RANK_U = 5.0
+PATCH_TOP_MARGIN = 2.0
+#: a typical index: rank centre this far from the card's long edge and (top
+#: of the rank) short edge, mm; places the card outline
+CARD_RANK_U = 5.5
+CARD_RANK_TOP = 4.0
+#: how far the reading's rank may sit from where the pair put it, mm
+MAX_SHIFT = 2.0
+MIN_CONFIDENCE = 0.6
+#: grey levels between a glyph's darkest pixel and the paper next to it
+MIN_INK_CONTRAST = 60
+#: at most this many patches read per frame (each costs about as much as one corner)
+MAX_TRIES = 12
+
+
+@dataclass(frozen=True)
+class PairReading:
+    """An index found from its rank/suit pair: the card's corner, its inward
+    edge directions (``u`` along the short edge, ``v`` along the long edge;
+    not mirrored) and the reading, all in plane mm."""
+
+    corner: np.ndarray
+    u: np.ndarray
+    v: np.ndarray
+    reading: IndexReading
+
+    @property
+    def anchor(self) -> np.ndarray:
+        """Where a corner reading's anchor goes (5 mm x 8 mm in from the corner)."""
+        return self.corner + 5 * self.u + 8 * self.v
+
+
+@dataclass(frozen=True)
+class Spots:
+    """Ink spots on paper in plane mm: component label, centre, and the two
+    edge vectors of each spot's (work-pixel) bounding box, from which its
+    extent along any direction follows."""
+
+    labels: np.ndarray  # (n,): component label in the pipeline's hole labelling
+    centres: np.ndarray  # (n, 2)
+    ex: np.ndarray  # (n, 2): the box's x side
+    ey: np.ndarray  # (n, 2): the box's y side
+    boxes: np.ndarray  # (n, 5): x, y, w, h, pixel count in work px
+
+    def extent(self, i, d: np.ndarray) -> np.ndarray:
+        """Extent of spot(s) ``i`` along unit direction(s) ``d`` (an upper bound
+        of the glyph's own extent: the box of a turned glyph is larger)."""
+        return np.abs(np.sum(self.ex[i] * d, axis=-1)) + np.abs(np.sum(self.ey[i] * d, axis=-1))
+
+    @property
+    def diag(self) -> np.ndarray:
+        return np.linalg.norm(self.ex + self.ey, axis=1)
+
+    def subset(self, keep: np.ndarray) -> Spots:
+        return Spots(self.labels[keep], self.centres[keep], self.ex[keep], self.ey[keep], self.boxes[keep])
+
+
+def ink_spots(holes, plane: Plane, gray: np.ndarray | None = None, max_diag: float = 22.0) -> Spots:
+    """Ink spots that may be index glyphs, one glyph or rank and suit run
+    together, from the pipeline's hole components (stats and centroids in work
+    pixels, label 0 = background).  With ``gray`` (the work image), only spots
+    of printed ink: much darker than the paper right around them (a hand or a
+    shadow on a card leaves faint, soft-edged spots)."""
+    stats, cents = holes
+    if len(stats) <= 1:
+        z = np.zeros((0, 2), np.float64)
+        return Spots(np.zeros(0, np.int64), z, z, z, np.zeros((0, 5), np.int64))
+    x, y, w, h = (stats[1:, k].astype(np.float32) for k in range(4))
+    p0, p1, p2 = (plane.to_plane(np.c_[x + dx, y + dy]).astype(np.float64) for dx, dy in ((0, 0), (w, 0), (0, h)))
+    ex, ey = p1 - p0, p2 - p0
+    diag = np.linalg.norm(ex + ey, axis=1)
+    ok = (diag > GLYPH_DIAG[0]) & (diag < max_diag) & (stats[1:, 4] >= 4)
+    if gray is not None:
+        gh, gw = gray.shape
+        for k in np.nonzero(ok)[0].tolist():
+            bx, by, bw, bh = stats[k + 1, :4].tolist()
+            inner = gray[by : by + bh, bx : bx + bw]
+            outer = gray[max(by - 2, 0) : min(by + bh + 2, gh), max(bx - 2, 0) : min(bx + bw + 2, gw)]
+            ok[k] = int(outer.max()) - int(inner.min()) >= MIN_INK_CONTRAST
+    centres = plane.to_plane(cents[1:][ok]).astype(np.float64)
+    return Spots(np.nonzero(ok)[0] + 1, centres, ex[ok], ey[ok], stats[1:][ok].astype(np.int64))
+
+
+def index_boxes(reads) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
+    """Rank and suit boxes of readings made at corners, in plane mm:
+    [(centre, u, v, half width, half height)].  ``reads``: [(corner, u, v, IndexReading)]."""
+    out = []
+    for point, u, v, r in reads:
+        mirrored = u[0] * v[1] - u[1] * v[0] < 0
+        for x, y, w, h in (r.rank_box, r.suit_box):
+            cx = x + w / 2
+            if mirrored:
+                cx = PATCH_W - cx
+            c = point + (cx / PATCH_PPM) * u + ((y + h / 2) / PATCH_PPM) * v
+            out.append((c, u, v, w / 2 / PATCH_PPM + 1.0, h / 2 / PATCH_PPM + 1.0))
+    return out
+
+
+def outline_index_spots(outline: np.ndarray) -> np.ndarray:
+    """Where the indices of a card found with this outline (plane mm, 4
+    corners in order) sit: 5 mm in along the short edge and 8 mm along the
+    long edge from each corner (decks with indices in all four corners too)."""
+    o = np.asarray(outline, np.float64).reshape(4, 2)
+    out = []
+    for i in range(4):
+        a, b = o[(i + 1) % 4] - o[i], o[i - 1] - o[i]
+        la, lb = np.linalg.norm(a), np.linalg.norm(b)
+        if la < 1e-6 or lb < 1e-6:
+            continue
+        ia, ib = (5.0, 8.0) if la < lb else (8.0, 5.0)
+        out.append(o[i] + ia * a / la + ib * b / lb)
+    return np.asarray(out).reshape(-1, 2)
+
+
+def _known(centres: np.ndarray, boxes, anchors: np.ndarray, anchor_r: float) -> np.ndarray:
+    """Spots that belong to an index already read."""
+    known = np.zeros(len(centres), bool)
+    for c, u, v, hw, hh in boxes:
+        d = centres - c
+        known |= (np.abs(d @ u) < hw) & (np.abs(d @ v) < hh)
+    if len(anchors):
+        d = np.linalg.norm(centres[:, None, :] - anchors[None, :, :], axis=2)
+        known |= d.min(axis=1) < anchor_r
+    return known
+
+
+def candidate_pairs(spots: Spots, skip: np.ndarray) -> list[tuple[float, tuple[int, ...], int, np.ndarray, np.ndarray]]:
+    """Rank/suit pairs of index layout, most index-like first:
+    [(score, rank spot ids, suit spot id, rank centre, v)].  A rank is one spot
+    or two spots side by side of like height (a "10").  Vectorised over every
+    (rank, suit) combination: a frame holds a few hundred spots."""
+    c = spots.centres
+    n = len(c)
+    if n < 2:
+        return []
+    free = np.nonzero(~skip)[0]
+    dist = np.linalg.norm(c[free][None, :, :] - c[free][:, None, :], axis=2)
+    ii, jj = np.nonzero(np.triu((dist > 0.8) & (dist < 6.5), 1))
+    # rank groups: single spots, and pairs of spots side by side ("10"); b = -1: none
+    ga = np.r_[free, free[ii]]
+    gb = np.r_[np.full(len(free), -1), free[jj]]
+    rc = np.where((gb >= 0)[:, None], (c[ga] + c[np.maximum(gb, 0)]) / 2, c[ga])
+    d = c[free][None, :, :] - rc[:, None, :]
+    dd = np.linalg.norm(d, axis=2)
+    gi, sk = np.nonzero((dd > 3.0) & (dd < 14.0))
+    s = free[sk]
+    keep = (s != ga[gi]) & (s != gb[gi])
+    gi, s, sk = gi[keep], s[keep], sk[keep]
+    if not len(gi):
+        return []
+    a, b = ga[gi], gb[gi]
+    two = b >= 0
+    b0 = np.maximum(b, 0)
+    dist_rs = dd[gi, sk]
+    v = d[gi, sk] / dist_rs[:, None]
+    u = np.c_[v[:, 1], -v[:, 0]]
+    ha, hb = spots.extent(a, v), spots.extent(b0, v)
+    rh = np.where(two, np.maximum(ha, hb), ha)
+    sh = spots.extent(s, v)
+    gap = dist_rs - (rh + sh) / 2  # at most the real gap (boxes are upper bounds)
+    ok = (rh >= RANK_H[0]) & (rh <= RANK_H[1]) & (sh >= 0.3 * rh) & (sh <= 1.3 * rh)
+    ok &= (gap <= MAX_GAP) & (gap >= -0.35 * rh)
+    # the two glyphs of a "10" sit side by side, level across the card, of like height
+    ab = c[b0] - c[a]
+    level = np.abs(np.sum(ab * v, axis=1)) <= 0.3 * np.linalg.norm(ab, axis=1)
+    like = np.maximum(ha, hb) <= 1.4 * np.minimum(ha, hb)
+    ok &= ~two | (level & like)
+    rw = np.where(two, np.abs(np.sum(ab * u, axis=1)) + (spots.extent(a, u) + spots.extent(b0, u)) / 2, spots.extent(a, u))
+    sw = spots.extent(s, u)
+    ratio = sw / np.maximum(rw, 1e-6)
+    ok &= (ratio > 0.3) & (ratio < 3.0)
+    # how index-like: a small gap, a suit a bit smaller than the rank
+    score = np.abs(gap - 0.8) + np.abs(sh / rh - 0.8) * 2
+    out = []
+    for k in np.nonzero(ok)[0].tolist():
+        ids = (int(a[k]), int(b[k])) if two[k] else (int(a[k]),)
+        out.append((float(score[k]), ids, int(s[k]), rc[gi[k]], v[k]))
+    out.sort(key=lambda p: p[0])
+    return out
+
+
+def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: Plane):
+    """Rank and suit run together into one spot (small glyphs: at 720p a
+    millimetre's gap is a pixel or less, and the paper mask's opening closes
+    it): an elongated spot of an index's length and width.  Its long axis is
+    the card's; the rank may be at either end, so both are tried (the suit
+    read as a rank does not read).  [(score, (spot,), top, v)]: ``top`` is
+    the spot's end on its axis."""
+    out = []
+    diag = spots.diag
+    for k in np.nonzero(~skip & (diag > 7.0) & (diag < 22.0))[0].tolist():
+        x, y, w, h, area = spots.boxes[k].tolist()
+        crop = cv2.bitwise_not(mask[y : y + h, x : x + w])
+        n, lab, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
+        if n < 2:
+            continue
+        same = np.nonzero(st[1:, 4] == area)[0]
+        lid = int(same[0] + 1) if len(same) else int(np.argmax(st[1:, 4]) + 1)
+        blob = (lab == lid).astype(np.uint8)
+        mo = cv2.moments(blob, binaryImage=True)
+        a, b, c = mo["mu20"], mo["mu11"], mo["mu02"]
+        root = np.sqrt(max((a - c) ** 2 + 4 * b * b, 0.0))
+        if (a + c + root) < 1.9 * (a + c - root):  # second moments: not twice as long as wide (a pip)
+            continue
+        ys, xs = np.nonzero(blob)
+        pts = plane.to_plane(np.c_[xs + x + 0.5, ys + y + 0.5]).astype(np.float64)
+        mean = pts.mean(axis=0)
+        evals, evecs = np.linalg.eigh(np.cov((pts - mean).T))
+        e1 = evecs[:, 1]
+        along, across = (pts - mean) @ e1, (pts - mean) @ evecs[:, 0]
+        length, width = float(np.ptp(along)) + 0.7, float(np.ptp(across)) + 0.7
+        if not (7.5 <= length <= 20.0 and 2.2 <= width <= 9.5 and length >= 1.5 * width):
+            continue
+        score = 0.5 + 0.5 * abs(length / width - 2.2)
+        for v in (e1, -e1):
+            top = mean + float(((pts - mean) @ v).min()) * v
+            out.append((score, (k,), top, v))
+    return out
+
+
+def find_index_pairs(
+    frame: np.ndarray,
+    plane: Plane,
+    holes,
+    mask: np.ndarray,
+    gray: np.ndarray | None = None,
+    reads=(),
+    outlines=(),
+    anchors=(),
+    refs: References | None = None,
+    max_tries: int = MAX_TRIES,
+) -> list[PairReading]:
+    """Corner indices found from their rank/suit ink pairs.
+
+    ``holes``: the pipeline's ink-spot components (stats, centroids; work px);
+    ``mask``: its paper mask and ``gray`` the grey work image.  ``reads``: readings already made,
+    [(corner, u, v, IndexReading)], whose glyphs are skipped; ``outlines``
+    and ``anchors``: outlines and anchors (plane mm) of cards already found
+    otherwise: spots within 5 mm of an anchor or of where an index of such
+    an outline sits are skipped (their card is known)."""
+    spots = ink_spots(holes, plane, gray)
+    if len(spots.centres) < 1:
+        return []
+    anchors = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
+    anchors += [outline_index_spots(o) for o in outlines]
+    anchors = np.vstack(anchors) if anchors else np.zeros((0, 2))
+    skip = _known(spots.centres, index_boxes(reads), anchors, 5.0)
+    small = spots.diag < GLYPH_DIAG[1]
+    cands = []
+    for score, ids, s, rc, v in candidate_pairs(spots.subset(small), skip[small]):
+        idx = np.nonzero(small)[0]
+        rh = max(float(spots.extent(idx[i], v)) for i in ids)
+        cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), rc - rh / 2 * v, v))
+    cands += merged_candidates(spots, skip, mask, plane)
+    cands.sort(key=lambda c: c[0])
+    out: list[PairReading] = []
+    used = skip.copy()
+    failed: list[tuple[set[int], np.ndarray]] = []
+    for _score, ids, top, v in cands:
+        if len(failed) + len(out) >= max_tries:
+            break
+        if any(used[i] for i in ids):
+            continue
+        # the same glyphs the same way up (a "10" as one glyph or two, a pair
+        # or run together) read no better a second time
+        if any(f_ids.intersection(ids) and float(v @ f_v) > 0.9 for f_ids, f_v in failed):
+            continue
+        u = np.array([v[1], -v[0]])
+        corner = top - PATCH_TOP_MARGIN * v - PATCH_RANK_U * u
+        r = read_patch(sample_patch(frame, plane, corner, u, v), refs)
+        ok = r is not None and r.confidence >= MIN_CONFIDENCE
+        if ok:
+            x, y, w, h = r.rank_box
+            # the reader must have read this pair's rank, not some other glyph
+            ok = abs((x + w / 2) / PATCH_PPM - PATCH_RANK_U) <= MAX_SHIFT and abs(y / PATCH_PPM - PATCH_TOP_MARGIN) <= MAX_SHIFT
+        if not ok:
+            failed.append((set(ids), v))
+            continue
+        for i in ids:
+            used[i] = True
+        # the card's corner from a typical index layout around the rank read
+        rank_c = corner + ((x + w / 2) / PATCH_PPM) * u + ((y + h / 2) / PATCH_PPM) * v
+        card_corner = rank_c - CARD_RANK_U * u - (CARD_RANK_TOP + h / 2 / PATCH_PPM) * v
+        out.append(PairReading(card_corner, u, v, r))
+        # spots of the index just read (e.g. the second glyph of a "10")
+        used |= _known(spots.centres, index_boxes([(corner, u, v, r)]), np.zeros((0, 2)), 0)
+    return out
