@@ -98,6 +98,11 @@ class Spots:
         return Spots(self.labels[keep], self.centres[keep], self.ex[keep], self.ey[keep], self.boxes[keep])
 
 
+def _no_spots() -> Spots:
+    z = np.zeros((0, 2), np.float64)
+    return Spots(np.zeros(0, np.int64), z, z, z, np.zeros((0, 5), np.int64))
+
+
 def ink_spots(holes, plane: Plane, gray: np.ndarray | None = None, max_diag: float = 22.0) -> Spots:
     """Ink spots that may be index glyphs, one glyph or rank and suit run
     together, from the pipeline's hole components (stats and centroids in work
@@ -106,8 +111,7 @@ def ink_spots(holes, plane: Plane, gray: np.ndarray | None = None, max_diag: flo
     shadow on a card leaves faint, soft-edged spots)."""
     stats, cents = holes
     if len(stats) <= 1:
-        z = np.zeros((0, 2), np.float64)
-        return Spots(np.zeros(0, np.int64), z, z, z, np.zeros((0, 5), np.int64))
+        return _no_spots()
     x, y, w, h = (stats[1:, k].astype(np.float32) for k in range(4))
     p0, p1, p2 = (plane.to_plane(np.c_[x + dx, y + dy]).astype(np.float64) for dx, dy in ((0, 0), (w, 0), (0, h)))
     ex, ey = p1 - p0, p2 - p0
@@ -120,6 +124,8 @@ def ink_spots(holes, plane: Plane, gray: np.ndarray | None = None, max_diag: flo
             inner = gray[by : by + bh, bx : bx + bw]
             outer = gray[max(by - 2, 0) : min(by + bh + 2, gh), max(bx - 2, 0) : min(bx + bw + 2, gw)]
             ok[k] = int(outer.max()) - int(inner.min()) >= MIN_INK_CONTRAST
+    if not ok.any():
+        return _no_spots()
     centres = plane.to_plane(cents[1:][ok]).astype(np.float64)
     return Spots(np.nonzero(ok)[0] + 1, centres, ex[ok], ey[ok], stats[1:][ok].astype(np.int64))
 
