@@ -118,7 +118,8 @@ class DeckSource:
         return s if s.strip("_-") else "deck"
 
 
-def _has_52(path: Path, fmt: str) -> bool:
+@functools.cache
+def _has_52(path: Path, fmt: str, mtime: float) -> bool:
     try:
         text = gzip.open(path).read().decode("utf-8", "replace") if path.suffix == ".svgz" else path.read_text("utf-8", "replace")
     except OSError:
@@ -139,7 +140,7 @@ def all_sources(aisleriot_dir: Path = AISLERIOT_DIR, kde_dir: Path = KDE_DIR) ->
             svgs = sorted(d.glob("*.svg*"))
             if svgs:
                 out.append(DeckSource(f"kde/{d.name[4:]}", svgs[0], "kde"))
-    return [s for s in out if _has_52(s.path, s.fmt)]
+    return [s for s in out if _has_52(s.path, s.fmt, s.path.stat().st_mtime)]
 
 
 def sources(english_only: bool = False) -> list[DeckSource]:
@@ -317,3 +318,33 @@ class Deck:
 def decks(english_only: bool = False, root: Path | None = None) -> list[Deck]:
     """Every installed deck fit for the benchmark, as :class:`Deck` (renders lazily)."""
     return [Deck(s, root) for s in sources(english_only)]
+
+
+def single_card_photo(art: np.ndarray, seed: int = 0, px_per_mm: float = 5.0, size: tuple[int, int] = (960, 720)) -> np.ndarray:
+    """A phone-photo-like image of one face-up card (BGRA ``art``) on a plain
+    table, as a person would take for ``companion vision teach``: slightly
+    turned and tilted, uneven light, noise, a little blur, JPEG."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    table = np.array(rng.choice([(40, 80, 140), (40, 110, 30), (170, 185, 195), (60, 60, 65)]), np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = table
+    cw, ch = g.CARD_W * px_per_mm, g.CARD_H * px_per_mm
+    centre = np.array([w / 2, h / 2]) + rng.uniform(-40, 40, 2)
+    a = np.radians(rng.uniform(-12, 12))
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    quad = np.array([[-cw / 2, -ch / 2], [cw / 2, -ch / 2], [cw / 2, ch / 2], [-cw / 2, ch / 2]]) @ rot.T + centre
+    quad += rng.uniform(-0.03, 0.03, (4, 2)) * cw  # a hand-held camera is never quite square on
+    src = np.float32([[0, 0], [cardart.W, 0], [cardart.W, cardart.H], [0, cardart.H]])
+    M = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    warped = cv2.warpPerspective(art, M, (w, h), flags=cv2.INTER_AREA)
+    alpha = warped[..., 3:4].astype(np.float32) / 255
+    img = img * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
+    x = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
+    y = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
+    gx, gy = rng.uniform(-0.25, 0.25, 2)
+    img *= (rng.uniform(0.8, 1.05) + gx * x + gy * y)[..., None]
+    img += rng.standard_normal(img.shape).astype(np.float32) * float(rng.uniform(1.5, 4))
+    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.0)))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 95))])[1], cv2.IMREAD_COLOR)
