@@ -43,8 +43,9 @@ def pct(a: int, b: int) -> float:
     return 100.0 * a / b if b else float("nan")
 
 
-def measure(deck: decklib.Deck, n_scenes: int, seed0: int = 0, references=None) -> Score:
-    """Score on ``n_scenes`` generated scenes drawn with ``deck``'s faces."""
+def measure(deck: decklib.Deck | None, n_scenes: int, seed0: int = 0, references=None) -> Score:
+    """Score on ``n_scenes`` generated scenes drawn with ``deck``'s faces (None:
+    the generator's own deck styles, for comparison)."""
     total = Score()
     for i in range(n_scenes):
         mat = i % 3 != 2
@@ -77,6 +78,7 @@ def main() -> None:
     ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--deck", action="append", default=[], help="only decks whose name contains this (repeatable)")
     ap.add_argument("--skip-teach", action="store_true")
+    ap.add_argument("--skip-baseline", action="store_true", help="do not measure the generator's own decks on the same scenes")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"OpenCV {cv2.__version__}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -91,6 +93,8 @@ def main() -> None:
     before_en, before_loc, after_en, after_loc = Score(), Score(), Score(), Score()
     t0 = time.time()
     print(f"\n{len(chosen)} decks, {args.scenes} scenes each (1280x720, 4-12 cards, 2/3 on the mat, 0-2 hands), seeds {args.seed0}..")
+    if not args.skip_baseline:
+        print(_line("generator's own decks (cardart)", "", measure(None, args.scenes, args.seed0)), flush=True)
     for deck in chosen:
         try:
             deck.render_all()
