@@ -50,6 +50,14 @@ CARD_RANK_TOP = 4.0
 #: how far the reading's rank may sit from where the pair put it, mm
 MAX_SHIFT = 2.0
 MIN_CONFIDENCE = 0.6
+#: rank and suit run together: length along the card and width across, mm
+MERGED_LEN = (9.0, 18.0)
+MERGED_WIDTH = (3.3, 9.0)
+#: beyond the rank's top, within this many mm, the card ends: the table, a
+#: card below (an edge line or shadow) or one on top; blank paper there
+#: means the pair is upside down (a suit over the next pip) or no index
+EDGE_REACH = 7.0
+EDGE_CONTRAST = 25
 #: grey levels between a glyph's darkest pixel and the paper next to it
 MIN_INK_CONTRAST = 60
 #: at most this many patches read per frame (each costs about as much as one corner)
@@ -258,13 +266,30 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
         e1 = evecs[:, 1]
         along, across = (pts - mean) @ e1, (pts - mean) @ evecs[:, 0]
         length, width = float(np.ptp(along)) + 0.7, float(np.ptp(across)) + 0.7
-        if not (7.5 <= length <= 20.0 and 2.2 <= width <= 9.5 and length >= 1.5 * width):
+        if not (MERGED_LEN[0] <= length <= MERGED_LEN[1] and MERGED_WIDTH[0] <= width <= MERGED_WIDTH[1] and 1.7 * width <= length <= 3.4 * width):
             continue
         score = 0.5 + 0.5 * abs(length / width - 2.2)
         for v in (e1, -e1):
             top = mean + float(((pts - mean) @ v).min()) * v
             out.append((score, (k,), top, v))
     return out
+
+
+def edge_beyond(gray: np.ndarray, plane_to_work: np.ndarray, top: np.ndarray, v: np.ndarray) -> bool:
+    """Whether the paper ends (or shows a line) within ``EDGE_REACH`` mm
+    beyond the rank's top: grey levels along that short ray vary by at least
+    ``EDGE_CONTRAST``, or leave the image.  Near the edge of its own card by
+    construction, an index always has one; the suit of an upside-down pair,
+    or a pip, has blank paper there."""
+    d = np.arange(1.0, EDGE_REACH + 0.01, 0.75)
+    pts = top[None, :] - d[:, None] * v[None, :]
+    px = cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), plane_to_work).reshape(-1, 2)
+    xi, yi = np.round(px[:, 0]).astype(int), np.round(px[:, 1]).astype(int)
+    h, w = gray.shape
+    if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
+        return True
+    vals = gray[yi, xi].astype(int)
+    return int(vals.max() - vals.min()) >= EDGE_CONTRAST
 
 
 def find_index_pairs(
@@ -276,6 +301,7 @@ def find_index_pairs(
     reads=(),
     outlines=(),
     anchors=(),
+    corners=(),
     refs: References | None = None,
     max_tries: int = MAX_TRIES,
 ) -> list[PairReading]:
@@ -286,12 +312,17 @@ def find_index_pairs(
     [(corner, u, v, IndexReading)], whose glyphs are skipped; ``outlines``
     and ``anchors``: outlines and anchors (plane mm) of cards already found
     otherwise: spots within 5 mm of an anchor or of where an index of such
-    an outline sits are skipped (their card is known)."""
+    an outline sits are skipped (their card is known).  ``corners``: the
+    outer card corners (:class:`vision.cards.Corner`) whose index the reader
+    already tried, found or declined: their index spots are skipped too (the
+    reader declines a patch of the same glyphs placed from their pair just as
+    often, and each try costs as much as a corner's)."""
     spots = ink_spots(holes, plane, gray)
     if len(spots.centres) < 1:
         return []
     anchors = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
     anchors += [outline_index_spots(o) for o in outlines]
+    anchors += [np.array([c.point + 5 * c.d1 + 8 * c.d2, c.point + 8 * c.d1 + 5 * c.d2]) for c in corners]
     anchors = np.vstack(anchors) if anchors else np.zeros((0, 2))
     skip = _known(spots.centres, index_boxes(reads), anchors, 5.0)
     small = spots.diag < GLYPH_DIAG[1]
@@ -302,6 +333,9 @@ def find_index_pairs(
         cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), rc - rh / 2 * v, v))
     cands += merged_candidates(spots, skip, mask, plane)
     cands.sort(key=lambda c: c[0])
+    if gray is not None:
+        to_work = np.linalg.inv(plane.work_to_plane)
+        cands = [c for c in cands if edge_beyond(gray, to_work, c[2], c[3])]
     out: list[PairReading] = []
     used = skip.copy()
     failed: list[tuple[set[int], np.ndarray]] = []
