@@ -11,6 +11,8 @@ outline) still show one corner per visible index.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -63,32 +65,156 @@ def background_colour(work: np.ndarray, tiles: tuple[int, int] = (4, 3)) -> np.n
     """Per-tile most common colour (the table), as a small BGR image of tiles.
     ``work`` may be any reduced copy of the frame (the pipeline passes the
     quarter-size one: shrinking that is far cheaper than the whole frame)."""
-    small = cv2.resize(work, (tiles[0] * 24, tiles[1] * 24), interpolation=cv2.INTER_AREA)
-    q = (small // 32).astype(np.int32)
+    tx, ty = tiles
+    small = cv2.resize(work, (tx * 24, ty * 24), interpolation=cv2.INTER_AREA)
+    # pixels grouped tile by tile: (tiles, 576, 3)
+    px = small.reshape(ty, 24, tx, 24, 3).transpose(0, 2, 1, 3, 4).reshape(ty * tx, 576, 3)
+    q = (px >> 5).astype(np.int32)
     codes = q[..., 0] * 64 + q[..., 1] * 8 + q[..., 2]
-    out = np.zeros((tiles[1], tiles[0], 3), np.uint8)
-    for ty in range(tiles[1]):
-        for tx in range(tiles[0]):
-            c = codes[ty * 24 : (ty + 1) * 24, tx * 24 : (tx + 1) * 24].ravel()
-            mode = np.bincount(c, minlength=512).argmax()
-            sel = small[ty * 24 : (ty + 1) * 24, tx * 24 : (tx + 1) * 24].reshape(-1, 3)[c == mode]
-            out[ty, tx] = np.median(sel, axis=0)
-    return out
+    # every tile's colour histogram in one bincount
+    hist = np.bincount((codes + 512 * np.arange(ty * tx)[:, None]).ravel(), minlength=512 * ty * tx).reshape(ty * tx, 512)
+    modes = hist.argmax(axis=1)
+    out = np.zeros((ty * tx, 3), np.uint8)
+    for t in range(ty * tx):
+        out[t] = np.median(px[t][codes[t] == modes[t]], axis=0)
+    return out.reshape(ty, tx, 3)
 
 
-def paper_mask(work: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
+def paper_mask(work: np.ndarray, bg_tiles: np.ndarray, *, shape: tuple[int, int] | None = None, origin: tuple[int, int] = (0, 0), smooth: bool = True) -> np.ndarray:
     """Pixels that look like card paper: unsaturated and clearly brighter than
-    the table around them (so light tables and lamp gradients still work)."""
+    the table around them (so light tables and lamp gradients still work).
+
+    ``work`` may be a crop of a larger image of ``shape`` (h, w) whose top-left
+    is at ``origin`` (x, y): the table brightness is then interpolated for the
+    crop as for the whole image.  ``smooth``: remove specks (a 3x3 opening)."""
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1], hsv[..., 2]
-    bgv = cv2.resize(bg_tiles.max(axis=2).astype(np.float32), (work.shape[1], work.shape[0]), interpolation=cv2.INTER_LINEAR)
+    h, w = work.shape[:2]
+    fh, fw = shape if shape is not None else (h, w)
+    bgv = _bg_level(bg_tiles.max(axis=2).astype(np.float32), (fh, fw), origin, (h, w))
     thr = np.maximum(bgv + 28, 90).astype(np.uint8)
     # cv2 compares instead of numpy boolean arrays: the same mask, a few times faster
     mask = cv2.bitwise_and(cv2.compare(s, 75, cv2.CMP_LT), cv2.compare(v, thr, cv2.CMP_GT))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if smooth:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
 
 
+@functools.lru_cache(maxsize=16)
+def _linear_weights(n_dst: int, n_src: int) -> np.ndarray:
+    """The matrix (n_dst x n_src) that cv2.resize (INTER_LINEAR) applies along
+    one axis from ``n_src`` to ``n_dst`` samples."""
+    x = (np.arange(n_dst) + 0.5) * (n_src / n_dst) - 0.5
+    x0 = np.floor(x)
+    fx = x - x0
+    x0 = x0.astype(np.int64)
+    fx[x0 < 0] = 0
+    x0[x0 < 0] = 0
+    over = x0 >= n_src - 1
+    x0[over] = n_src - 1
+    fx[over] = 0
+    W = np.zeros((n_dst, n_src), np.float32)
+    rows = np.arange(n_dst)
+    W[rows, x0] += 1 - fx
+    W[rows, np.minimum(x0 + 1, n_src - 1)] += fx
+    W.setflags(write=False)
+    return W
+
+
+def _bg_level(tiles: np.ndarray, shape: tuple[int, int], origin: tuple[int, int], size: tuple[int, int]) -> np.ndarray:
+    """The tile levels resized (bilinear, as cv2.resize) to ``shape``, only in
+    the box at ``origin`` of ``size``: two small matrix products instead of a
+    whole-frame resize."""
+    (fh, fw), (x0, y0), (h, w) = shape, origin, size
+    wy = _linear_weights(fh, tiles.shape[0])[y0 : y0 + h]
+    wx = _linear_weights(fw, tiles.shape[1])[x0 : x0 + w]
+    # cv2.gemm, not numpy's matmul: a threaded BLAS on a busy machine is many times slower here
+    return cv2.gemm(np.einsum("ik,kl->il", wy, tiles), wx, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+
+
+#: side of the square tiles (work pixels) in which paper is looked for
+TILE = 64
+#: context around a tile that the edge cuts' filters reach (about 15 px)
+CUT_PAD = 16
+
+
+def paper_tiles(small: np.ndarray, bg_tiles: np.ndarray, allowed: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the work copy that may hold card paper: the
+    :data:`TILE`-pixel tiles that the paper mask of the :func:`quarter` copy
+    touches (``allowed``: a quarter-size mask of where paper counts, e.g. the
+    mat), joined into runs along each row of tiles and runs of equal extent
+    down the rows.  The boxes do not overlap.  The per-pixel steps (paper mask,
+    edge cuts) then run only there: an empty table costs little."""
+    coarse = paper_mask(small, bg_tiles, smooth=False)
+    if allowed is not None:
+        coarse = cv2.bitwise_and(coarse, allowed)
+    # grown by one quarter pixel: paper at a region's edge, averaged with the table, still counts
+    coarse = cv2.dilate(coarse, np.ones((3, 3), np.uint8))
+    q = TILE // 4
+    h, w = coarse.shape
+    ny, nx = -(-h // q), -(-w // q)
+    padded = np.zeros((ny * q, nx * q), np.uint8)
+    padded[:h, :w] = coarse
+    active = padded.reshape(ny, q, nx, q).max(axis=(1, 3)) > 0
+    H, W = 4 * h, 4 * w
+    boxes = []
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(active.astype(np.uint8), connectivity=8)
+    for i in range(1, n):
+        x, y, bw, bh, count = stats[i]
+        if count >= 0.6 * bw * bh:  # mostly active: one box (fewer calls beats a few idle tiles)
+            boxes.append((x, x + bw, y, y + bh))
+            continue
+        # a sprawling region (a table edge, a ring of cards): runs along the rows,
+        # joined down the rows while their extent stays the same
+        sub = labels[y : y + bh, x : x + bw] == i
+        open_runs: dict[tuple[int, int], list[int]] = {}
+        for ty in range(bh):
+            edges = np.flatnonzero(np.diff(np.r_[0, sub[ty].astype(np.int8), 0])).tolist()
+            now = {}
+            for a, b in zip(edges[::2], edges[1::2], strict=True):
+                r = open_runs.get((a, b))
+                if r is None:
+                    r = [x + a, x + b, y + ty, y + ty + 1]
+                    boxes.append(r)
+                else:
+                    r[3] += 1
+                now[(a, b)] = r
+            open_runs = now
+    return [(int(a) * TILE, int(c) * TILE, min(int(b) * TILE, W), min(int(d) * TILE, H)) for a, b, c, d in boxes]
+
+
+def _grow(box, pad: int, shape) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = box
+    return max(x0 - pad, 0), max(y0 - pad, 0), min(x1 + pad, shape[1]), min(y1 + pad, shape[0])
+
+
+def paper_mask_in(work: np.ndarray, bg_tiles: np.ndarray, boxes) -> np.ndarray:
+    """:func:`paper_mask` of the whole work copy, computed only in ``boxes`` (zero elsewhere)."""
+    mask = np.zeros(work.shape[:2], np.uint8)
+    for box in boxes:
+        x0, y0, x1, y1 = box
+        gx0, gy0, gx1, gy1 = _grow(box, 2, mask.shape)  # the opening's reach
+        m = paper_mask(work[gy0:gy1, gx0:gx1], bg_tiles, shape=work.shape[:2], origin=(gx0, gy0))
+        mask[y0:y1, x0:x1] = m[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
+    return mask
+
+
+def split_on_edges_in(mask: np.ndarray, work_gray: np.ndarray, boxes) -> np.ndarray:
+    """:func:`split_on_edges` of the whole work copy, computed only in ``boxes`` (the mask is zero elsewhere)."""
+    out = np.zeros_like(mask)
+    for box in boxes:
+        x0, y0, x1, y1 = box
+        if not mask[y0:y1, x0:x1].any():
+            continue
+        gx0, gy0, gx1, gy1 = _grow(box, CUT_PAD, mask.shape)
+        cuts = edge_cuts(work_gray[gy0:gy1, gx0:gx1])[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
+        out[y0:y1, x0:x1] = cv2.bitwise_and(mask[y0:y1, x0:x1], cv2.bitwise_not(cuts))
+    return out
+
+
+_ELLIPSE5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_ONES5 = np.ones((5, 5), np.uint8)
+_ONES2 = np.ones((2, 2), np.uint8)
 _LINE_KERNELS = [
     np.ones((1, 9), np.uint8),
     np.ones((9, 1), np.uint8),
@@ -102,20 +228,25 @@ def split_on_edges(mask: np.ndarray, work_gray: np.ndarray, line_contrast: int =
     shadow) where one card lies on another, and any strong step.  Then a card
     partly covered by another white card becomes its own region with its own
     corners."""
+    return cv2.bitwise_and(mask, cv2.bitwise_not(edge_cuts(work_gray, line_contrast)))
+
+
+def edge_cuts(work_gray: np.ndarray, line_contrast: int = 3) -> np.ndarray:
+    """The cuts :func:`split_on_edges` makes: thin dark lines and strong edges."""
     smooth = cv2.GaussianBlur(work_gray, (3, 3), 0.8)
-    lines = cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    strong = (lines > 18).astype(np.uint8) * 255  # glyph strokes, strong edges
-    near_ink = cv2.dilate(strong, np.ones((5, 5), np.uint8))
-    faint = (cv2.blur(lines, (3, 3)) > line_contrast).astype(np.uint8) * 255
-    faint &= cv2.bitwise_not(near_ink)
+    lines = cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, _ELLIPSE5)
+    # cv2.threshold and bitwise calls, not numpy: the same masks, several times faster
+    strong = cv2.threshold(lines, 18, 255, cv2.THRESH_BINARY)[1]  # glyph strokes, strong edges
+    near_ink = cv2.dilate(strong, _ONES5)
+    faint = cv2.threshold(cv2.blur(lines, (3, 3)), line_contrast, 255, cv2.THRESH_BINARY)[1]
+    faint = cv2.bitwise_and(faint, cv2.bitwise_not(near_ink))
     # JPEG blocks break a faint edge line into dashes: close gaps along 4
     # directions (away from glyphs, which would otherwise join the card edge)
-    closed = faint.copy()
+    closed = faint
     for k in _LINE_KERNELS:
-        closed |= cv2.morphologyEx(faint, cv2.MORPH_CLOSE, k)
-    cuts = closed | strong | cv2.Canny(smooth, 40, 90)
-    cuts = cv2.dilate(cuts, np.ones((2, 2), np.uint8))
-    return cv2.bitwise_and(mask, cv2.bitwise_not(cuts))
+        closed = cv2.bitwise_or(closed, cv2.morphologyEx(faint, cv2.MORPH_CLOSE, k))
+    cuts = cv2.bitwise_or(cv2.bitwise_or(closed, strong), cv2.Canny(smooth, 40, 90))
+    return cv2.dilate(cuts, _ONES2)
 
 
 def quarter(work: np.ndarray) -> np.ndarray:
@@ -126,10 +257,10 @@ def quarter(work: np.ndarray) -> np.ndarray:
 def clear_mask(small: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
     """Mask of pixels of ``small`` (the :func:`quarter` copy) that look like the bare table."""
     bg = cv2.resize(bg_tiles, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
-    # distance < 45 <=> squared distance < 2025 (integers: exact, and no float norm)
-    diff = cv2.absdiff(small, bg).astype(np.int32)
-    d2 = (diff * diff).sum(axis=2)
-    return (d2 < 45 * 45).astype(np.uint8)
+    # distance < 45 <=> squared distance < 2025 (whole numbers below 2**24: exact in float32)
+    diff = cv2.absdiff(small, bg).astype(np.float32)
+    d2 = cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32))
+    return cv2.compare(d2, 45 * 45, cv2.CMP_LT) // 255
 
 
 def find_blobs(mask: np.ndarray, plane: Plane, min_area_mm2: float) -> list[Blob]:
@@ -153,16 +284,31 @@ def _fit_edge(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     n = len(pts)
     core = pts[n // 5 : n - n // 5] if n >= 10 else pts
-    vx, vy, x0, y0 = cv2.fitLine(core.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    vx, vy, x0, y0 = cv2.fitLine(core, cv2.DIST_L2, 0, 0.01, 0.01).ravel().tolist()
     return np.array([x0, y0]), np.array([vx, vy])
 
 
 def _intersect(p1, d1, p2, d2) -> np.ndarray | None:
-    A = np.array([d1, -d2]).T
-    if abs(np.linalg.det(A)) < 1e-6:
+    """Where the lines p1 + t d1 and p2 + s d2 meet (Cramer's rule)."""
+    det = d1[1] * d2[0] - d1[0] * d2[1]  # of [d1, -d2] as columns
+    if abs(det) < 1e-6:
         return None
-    t = np.linalg.solve(A, p2 - p1)
-    return p1 + t[0] * d1
+    bx, by = p2[0] - p1[0], p2[1] - p1[1]
+    t = (by * d2[0] - bx * d2[1]) / det
+    return p1 + t * d1
+
+
+def _vertex_indices(cp: np.ndarray, approx: np.ndarray) -> list[int]:
+    """Contour index of each vertex of ``approxPolyDP(cp)``, which keeps original
+    points: each vertex's first exact occurrence in the contour, found by
+    sorting the points' bit patterns (a vertex x contour distance table cost
+    about a millisecond per large blob)."""
+    keys = np.ascontiguousarray(cp, np.float32).view(np.int64).ravel()
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    want = np.ascontiguousarray(approx, np.float32).view(np.int64).ravel()
+    pos = np.minimum(np.searchsorted(sorted_keys, want), len(keys) - 1)
+    return order[pos].tolist()
 
 
 def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, max_gap: float = 9.0) -> list[Corner]:
@@ -170,45 +316,51 @@ def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, 
     that meet (across a rounded corner of up to ``max_gap`` mm) at about a right
     angle (wider tolerance without a mat, where perspective bends angles)."""
     cp = blob.contour_plane
-    N = len(cp)
     approx = cv2.approxPolyDP(cp.reshape(-1, 1, 2), 1.2, True).reshape(-1, 2)
     n = len(approx)
     if n < 3:
         return []
-    # contour index of each vertex (approxPolyDP keeps original points, in order)
-    d = np.abs(cp[None, :, 0] - approx[:, None, 0]) + np.abs(cp[None, :, 1] - approx[:, None, 1])
-    idx = d.argmin(axis=1).tolist()
+    idx = _vertex_indices(cp, approx)
     orient = np.sign(cv2.contourArea(cp.reshape(-1, 1, 2), oriented=True))
     lo, hi = (72, 108) if metric else (55, 125)
     lengths = np.linalg.norm(np.roll(approx, -1, axis=0) - approx, axis=1)
     long_edges = [k for k in range(n) if lengths[k] >= min_edge]
     if len(long_edges) < 2:
         return []
-    fits = {}
-    for k in long_edges:
-        i0, i1 = idx[k], idx[(k + 1) % n]
-        seg = cp[np.arange(i0, i1 + (N if i1 < i0 else 0)) % N]
-        f = _fit_edge(seg)
-        if f is None:
-            f = (approx[k].astype(np.float64), (approx[(k + 1) % n] - approx[k]) / lengths[k])
-        d = f[1] if np.dot(f[1], approx[(k + 1) % n] - approx[k]) > 0 else -f[1]
-        fits[k] = (np.asarray(f[0], np.float64), np.asarray(d, np.float64))
+    fits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def fit(k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The line along edge ``k``, fitted to its contour points (only for edges that may make a corner)."""
+        if k not in fits:
+            i0, i1 = idx[k], idx[(k + 1) % n]
+            seg = cp[i0:i1] if i1 >= i0 else np.concatenate((cp[i0:], cp[:i1]))
+            f = _fit_edge(seg)
+            chord = approx[(k + 1) % n] - approx[k]
+            if f is None:
+                f = (approx[k].astype(np.float64), chord / lengths[k])
+            d = f[1] if f[1][0] * chord[0] + f[1][1] * chord[1] > 0 else -f[1]
+            fits[k] = (np.asarray(f[0], np.float64), np.asarray(d, np.float64))
+        return fits[k]
+
+    # the length of the contour between two vertices, by cumulative sums
+    before = np.r_[0.0, np.cumsum(lengths)].tolist()
+    total = before[-1]
     out = []
     m = len(long_edges)
     for a in range(m):
         i, j = long_edges[a], long_edges[(a + 1) % m]
-        gap = sum(lengths[k % n] for k in range(i + 1, j + (n if j <= i else 0)))
+        gap = before[j] - before[i + 1] if j > i else total - before[i + 1] + before[j]
         if gap > max_gap:
             continue
-        (p1, t1), (p2, t2) = fits[i], fits[j]
+        (p1, t1), (p2, t2) = fit(i), fit(j)
         cross = t1[0] * t2[1] - t1[1] * t2[0]
         if cross == 0 or np.sign(cross) != orient:  # turning the wrong way: concave
             continue
-        ang = np.degrees(np.arccos(np.clip(np.dot(-t1, t2), -1, 1)))
+        ang = math.degrees(math.acos(min(max(-(t1[0] * t2[0] + t1[1] * t2[1]), -1.0), 1.0)))
         if not lo <= ang <= hi:
             continue
         point = _intersect(p1, t1, p2, t2)
-        if point is None or np.linalg.norm(point - approx[(i + 1) % n]) > max_gap + 3:
+        if point is None or math.hypot(*(point - approx[(i + 1) % n])) > max_gap + 3:
             continue
         out.append(Corner(blob_id, point, -t1, t2, float(lengths[i]), float(lengths[j])))
     return out

@@ -22,11 +22,12 @@ from .cards import (
     find_blobs,
     find_corners,
     find_quads,
-    paper_mask,
+    paper_mask_in,
+    paper_tiles,
     quarter,
     rect_outline,
     sample_patch,
-    split_on_edges,
+    split_on_edges_in,
 )
 from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, builtin_references, read_patch
 from .index_pairs import find_index_pairs
@@ -120,7 +121,9 @@ class VisionPipeline:
         work = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else frame
         small = quarter(work)
         bg = background_colour(small)
-        mask = paper_mask(work, bg)
+        # per-pixel work only where the quarter copy shows paper (on the mat, when there is one)
+        boxes = paper_tiles(small, bg, _mat_region(cal, f / 4, small.shape) if cal is not None else None)
+        mask = paper_mask_in(work, bg, boxes)
         if cal is None:
             # pseudo-mm: find card-shaped blobs in pixels first, then rescale
             unit = Plane(np.eye(3), np.diag([1 / f, 1 / f, 1.0]), False)
@@ -129,8 +132,8 @@ class VisionPipeline:
             if est is not None:
                 self._scale = est if self._scale is None else 0.7 * self._scale + 0.3 * est
         plane = self._plane(frame.shape, cal, f)
-        work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        split = split_on_edges(mask, work_gray)
+        work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if work is not frame else gray
+        split = split_on_edges_in(mask, work_gray, boxes)
         blobs = find_blobs(split, plane, min_area_mm2=0.1 * CARD_AREA)
         if cal is not None:
             blobs = [b for b in blobs if _on_mat(b)]
@@ -243,24 +246,31 @@ class VisionPipeline:
 
     @staticmethod
     def _holes(mask: np.ndarray):
-        """Connected non-paper spots inside paper regions (glyphs, pips, markers)."""
+        """Connected non-paper spots inside paper regions (glyphs, pips, markers):
+        (stats, centroids) as cv2.connectedComponentsWithStats gives them, row 0
+        standing for the background.  Labelled region by region, each in its
+        own box, and only in regions big enough to hold a glyph with paper
+        round it (labelling the whole frame was the costliest single step)."""
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        filled = np.zeros_like(mask)
-        cv2.drawContours(filled, contours, -1, 255, -1)
-        holes = cv2.bitwise_and(filled, cv2.bitwise_not(mask))
-        # label only the box that holds holes (labelling the whole frame was
-        # the costliest single step); an even origin keeps the labeller's 2x2
-        # blocks, and so the label order, as on the whole frame
-        x, y, bw, bh = cv2.boundingRect(holes)
-        if bw == 0:
-            return np.zeros((1, 5), np.int32), np.zeros((1, 2))
-        x0, y0 = x - x % 2, y - y % 2
-        _, _, stats, cents = cv2.connectedComponentsWithStats(holes[y0 : y + bh, x0 : x + bw], connectivity=8)
-        stats = stats.copy()
-        stats[1:, 0] += x0
-        stats[1:, 1] += y0
-        cents = cents + (x0, y0)
-        return stats, cents
+        stats_all, cents_all = [np.zeros((1, 5), np.int32)], [np.zeros((1, 2))]
+        for c in contours:
+            x, y, bw, bh = cv2.boundingRect(c)
+            if bw < 8 or bh < 8 or cv2.contourArea(c) < 64:
+                continue
+            filled = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(filled, [c], -1, 255, -1, offset=(-x, -y))
+            holes = cv2.bitwise_and(filled, cv2.bitwise_not(mask[y : y + bh, x : x + bw]))
+            n, _, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+            if n > 1:
+                stats = stats[1:].copy()
+                stats[:, 0] += x
+                stats[:, 1] += y
+                stats_all.append(stats)
+                cents_all.append(cents[1:] + (x, y))
+        stats, cents = np.concatenate(stats_all), np.concatenate(cents_all)
+        # in the order the whole frame's labelling would give (top row first): the search caps below try spots in order
+        order = np.r_[0, 1 + np.lexsort((stats[1:, 0], stats[1:, 1]))]
+        return stats[order], cents[order]
 
     def _sibling_indices(self, frame, holes, plane: Plane, reads) -> list[_Found]:
         """Indices of cards that lie under others with no outer corner of their
@@ -275,6 +285,8 @@ class VisionPipeline:
         bottoms = plane.to_plane(np.c_[cents[1:, 0], stats[1:, 1] + stats[1:, 3]])
         sizes = np.linalg.norm(bottoms - tops, axis=1)
         ok = (sizes > 2.5) & (sizes < 12) & (stats[1:, 4] >= 4)
+        # every ink spot's centre: the suit glyph expected below a rank candidate is looked up among them
+        all_centres = plane.to_plane(cents[1:][stats[1:, 4] >= 3])
         centres = centres[ok]
         # each spot's box extents along the image axes, in plane mm
         x, y, bw, bh = (stats[1:, k][ok].astype(np.float32) for k in range(4))
@@ -296,9 +308,15 @@ class VisionPipeline:
         for point, u, v, reading in sorted(reads, key=lambda r: -r[3].confidence):
             x, y, w, h = reading.rank_box
             cx = x + w / 2
+            sx, sy, sw, sh = reading.suit_box
+            scx = sx + sw / 2
             if u[0] * v[1] - u[1] * v[0] < 0:  # the patch was mirrored
                 cx = PATCH_W - cx
+                scx = PATCH_W - scx
             ou, ov = cx / PATCH_PPM, (y + h / 2) / PATCH_PPM
+            # where the suit sits from the rank's centre, and how far off a spot may be
+            suit_off = (scx / PATCH_PPM - ou) * u + ((sy + sh / 2) / PATCH_PPM - ov) * v
+            suit_tol = max(2.0, 0.5 * sh / PATCH_PPM)
             # same deck, same orientation: a rank glyph as tall as this one, as
             # wide as any rank (or one glyph of a "10"); pips, suits and picture
             # parts of other sizes are not tried
@@ -311,6 +329,10 @@ class VisionPipeline:
                     continue
                 corner = c - ou * u - ov * v
                 if np.min(np.hypot(*(np.asarray(known) - corner).T)) < 8:
+                    continue
+                # an index is a rank over a suit: without an ink spot where the
+                # suit would be, this spot is no rank (reading it is the costly part)
+                if len(all_centres) == 0 or np.min(np.hypot(*(all_centres - (c + suit_off)).T)) > suit_tol:
                     continue
                 tried += 1
                 r = read_patch(sample_patch(frame, plane, corner, u, v), self.refs)
@@ -441,6 +463,20 @@ def _roi_detector() -> cv2.aruco.ArucoDetector:
     p.minMarkerPerimeterRate = 0.1
     det.setDetectorParameters(p)
     return det
+
+
+#: mm around the mat where paper still counts (a card at the mat's edge)
+MAT_MARGIN = 50.0
+
+
+def _mat_region(cal, scale: float, shape) -> np.ndarray:
+    """Mask (of ``shape``, pixels ``scale`` x the frame's) of the mat and a margin around it."""
+    m = MAT_MARGIN
+    corners = np.float32([[-m, -m], [g.MAT_W + m, -m], [g.MAT_W + m, g.MAT_H + m], [-m, g.MAT_H + m]])
+    pts = cal.mat_to_image(corners) * scale
+    out = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(out, np.round(pts).astype(np.int32), 255)
+    return out
 
 
 def _on_mat(blob) -> bool:
