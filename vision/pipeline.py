@@ -7,6 +7,7 @@ was read, and the stacking relation between everything found."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -36,6 +37,9 @@ from .mat import MatTracker
 from .results import FrameResult, Sighting
 
 CARD_AREA = g.CARD_W * g.CARD_H
+#: a corner read this surely is not read again with its edges swapped (on
+#: generated scenes the two assignments never both read)
+SURE_READ = 0.6
 #: grey levels a 16x16 block may change by and the frame still count as unchanged
 STATIC_LEVELS = 6
 
@@ -82,7 +86,7 @@ class VisionPipeline:
         self.full_marker_scan = full_marker_scan
         self.detector = make_detector()
         self.roi_detector = _roi_detector()
-        self.mat = MatTracker(every=mat_every, detector=self.detector)
+        self.mat = MatTracker(every=mat_every, detector=_mat_detector())
         self._scale: float | None = None  # work px per pseudo-mm without a mat
         self._count = 0
 
@@ -242,6 +246,8 @@ class VisionPipeline:
             r = read_patch(sample_patch(frame, plane, c.point, u, v), self.refs)
             if r is not None and (best is None or r.confidence > best[1].confidence):
                 best = (c, r, u, v)
+                if r.confidence >= SURE_READ:
+                    break  # the other edge assignment turns the index sideways: it is not read as well
         return best
 
     @staticmethod
@@ -376,13 +382,31 @@ class VisionPipeline:
                 pad = 0.35 * max(bw, bh) + 3
                 x0, y0 = int(max((x - pad) / f, 0)), int(max((y - pad) / f, 0))
                 x1, y1 = int(min((x + bw + pad) / f, w)), int(min((y + bh + pad) / f, h))
-                rois.append((x0, y0, x1, y1))
+                rois.append((x0, y0, x1, y1, max(bw, bh) / f))
         out = []
-        for x0, y0, x1, y1 in _merge_rois(rois):
+        for x0, y0, x1, y1 in _merge_rois([r[:4] for r in rois]):
             crop = gray[y0:y1, x0:x1]
-            found = detect_markers(self.roi_detector, crop, offset=(x0, y0))
+            # the marker is the spot: its outline is at least half the spot's
+            # size (a square's perimeter is 2.8 times its box or more).  Smaller
+            # quads (glyphs, pips) are not tried, and each one tried is looked
+            # up in the whole 1000-marker dictionary: most of the search's time
+            spot = min(r[4] for r in rois if x0 <= r[0] and y0 <= r[1] and r[2] <= x1 and r[3] <= y1)
+            found = detect_markers(self._roi_detector_for(1.4 * spot / max(x1 - x0, y1 - y0)), crop, offset=(x0, y0))
             out += [m for m in found if m.marker_id not in MAT_IDS]
         return out
+
+    def _roi_detector_for(self, perimeter_rate: float) -> cv2.aruco.ArucoDetector:
+        """The crop detector with a smallest marker outline of about ``perimeter_rate``
+        times the crop's longer side (rounded down to a tenth; one detector per tenth)."""
+        rate = max(0.1, math.floor(perimeter_rate * 10) / 10)
+        cache = self.__dict__.setdefault("_roi_detectors", {})
+        if rate not in cache:
+            det = _roi_detector()
+            p = det.getDetectorParameters()
+            p.minMarkerPerimeterRate = rate
+            det.setDetectorParameters(p)
+            cache[rate] = det
+        return cache[rate]
 
     @staticmethod
     def _marker_sighting(mk, plane: Plane) -> _Found | None:
@@ -449,6 +473,19 @@ class VisionPipeline:
                 )
             )
         return out
+
+
+def _mat_detector() -> cv2.aruco.ArucoDetector:
+    """A detector for the mat's markers alone: the table dictionary cut to
+    its first ids (the mat's 0-3, so ids stay the same) with the same
+    parameters.  Every quad a frame holds is looked up in the dictionary, and
+    in all 1000 markers when it is none of them; against four it costs about a
+    tenth as much, and a mat marker is found exactly as before (the table
+    dictionary corrects no bits)."""
+    full = make_detector()
+    d = full.getDictionary()
+    n = max(MAT_IDS) + 1
+    return cv2.aruco.ArucoDetector(cv2.aruco.Dictionary(d.bytesList[:n].copy(), d.markerSize, d.maxCorrectionBits), full.getDetectorParameters())
 
 
 def _roi_detector() -> cv2.aruco.ArucoDetector:
