@@ -263,11 +263,26 @@ def clear_mask(small: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
     return cv2.compare(d2, 45 * 45, cv2.CMP_LT) // 255
 
 
+def _area_scales(H: np.ndarray, shape) -> tuple[float, float]:
+    """Smallest and largest plane area per image pixel that the homography
+    ``H`` (image -> plane) gives anywhere in an image of ``shape``: the area
+    scale is |det H| / |w|^3, and w is linear, so the extremes are at the
+    image corners (0 and inf when the horizon crosses the image)."""
+    h, w = shape[:2]
+    ws = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], np.float64) @ H[2]
+    if not (np.all(ws > 0) or np.all(ws < 0)):
+        return 0.0, float("inf")
+    scales = abs(np.linalg.det(H)) / np.abs(ws) ** 3
+    return float(scales.min()), float(scales.max())
+
+
 def find_blobs(mask: np.ndarray, plane: Plane, min_area_mm2: float) -> list[Blob]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    # regions too small anywhere in the frame are passed over before their mapping
+    min_px = 0.95 * min_area_mm2 / _area_scales(plane.work_to_plane, mask.shape)[1]
     blobs = []
     for c in contours:
-        if len(c) < 20:
+        if len(c) < 20 or cv2.contourArea(c) < min_px:
             continue
         cp = plane.to_plane(c.reshape(-1, 2).astype(np.float32))
         area = abs(cv2.contourArea(cp))
@@ -402,12 +417,18 @@ def find_quads(work_gray: np.ndarray, plane: Plane, card_area: float) -> list[np
     edges = cv2.Canny(half, 40, 120)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    # contours that cannot be card-sized anywhere are passed over before their (costly) mapping
+    smin, smax = _area_scales(plane.work_to_plane, half.shape)
+    lo_px = 0.7 * card_area / (1.05 * smax)
+    hi_px = 1.35 * card_area / (0.95 * smin) if smin > 0 else np.inf
     quads = []
     for c in contours:
         if len(c) < 8:
             continue
         x, y, w, h = cv2.boundingRect(c)
-        if w * h < 50:
+        if w * h < 50 or w * h < lo_px:  # the box holds at least the contour's area
+            continue
+        if not lo_px < cv2.contourArea(c) < hi_px:
             continue
         cp = plane.to_plane(c.reshape(-1, 2).astype(np.float32))
         area = abs(cv2.contourArea(cp))
