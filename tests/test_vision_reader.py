@@ -76,12 +76,44 @@ def test_glyph_network_weights_ship_and_read_clean_glyphs():
     assert right >= 3
 
 
-def test_the_network_vetoes_a_template_reading_it_disbelieves(monkeypatch):
+def test_the_network_reads_and_the_templates_may_veto(monkeypatch):
     from vision import corner_index, glyph_model
 
     patch = _patch("Q", "hearts", cardart.deck_styles()[2])
     assert read_patch(patch) is not None
-    monkeypatch.setattr(glyph_model, "rank_probability", lambda ink, rank: 0.01)
-    assert read_patch(patch) is None  # templates alone would have read it
-    monkeypatch.setattr(glyph_model, "rank_probability", lambda ink, rank: 0.95)
-    assert corner_index.read_patch(patch) is not None
+    junk = np.zeros(len(glyph_model.RANK_CLASSES))
+    junk[-1] = 1.0
+    monkeypatch.setattr(glyph_model, "rank_probs", lambda ink: junk)
+    assert read_patch(patch) is None  # the network calls it a sideways glyph
+    monkeypatch.undo()
+    monkeypatch.setattr(corner_index, "MIN_TEMPLATE_RANK", 1.01)
+    assert read_patch(patch) is None  # the templates find it like no rank
+
+
+def test_a_sideways_index_is_not_read():
+    """The pipeline tries both edge assignments at a corner: the wrong one shows
+    the index turned a quarter, which must not be read as some card."""
+    styles = cardart.deck_styles()
+    wrong = []
+    for style in styles[:6]:
+        for rank, suit in (("K", "hearts"), ("2", "clubs"), ("8", "diamonds"), ("A", "spades"), ("6", "hearts")):
+            art = cardart.card_face(rank, suit, style)[..., :3]
+            k = 2.0 / cardart.PX
+            small = cv2.resize(art, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+            plane = Plane(np.eye(3), np.diag([2.0, 2.0, 1.0]), True)
+            r = read_patch(sample_patch(small, plane, np.array([0.2, 0.2]), np.array([0.0, 1.0]), np.array([1.0, 0.0])))
+            if r is not None:
+                wrong.append((rank, suit, r.rank, r.suit))
+    assert wrong == []
+
+
+def test_a_rank_and_suit_run_together_are_cut_apart():
+    from vision.corner_index import extract_glyphs
+
+    patch = np.full((PATCH_H, PATCH_W, 3), 240, np.uint8)
+    cv2.putText(patch, "2", (14, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 200), 3)
+    cv2.circle(patch, (26, 44), 8, (20, 20, 200), -1)
+    cv2.line(patch, (26, 30), (26, 40), (20, 20, 200), 3)  # the blur's bridge
+    gl = extract_glyphs(patch)
+    assert gl is not None
+    assert gl.rank_box[1] + gl.rank_box[3] <= gl.suit_box[1] + 2

@@ -3,7 +3,8 @@ layer) for the rank and one for the suit, run in numpy.
 
 Trained by :mod:`vision.glyph_train` on corner indices drawn in random deck
 designs and photographed by a simulated camera; the weights ship as
-``glyph_model.npz`` next to this file.  It returns probabilities, so the
+``glyph_model.npz`` next to this file, two networks of each kind whose
+probabilities are averaged.  It returns probabilities, so the
 reader can refuse to read when the network is unsure (never guess)."""
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ import numpy as np
 from .glyphs import RANKS, SUITS
 
 MODEL_PATH = Path(__file__).with_name("glyph_model.npz")
-#: "0" and "1" alone are half a "10": recognised so that they are not read.
-RANK_CLASSES = (*RANKS, "0", "1")
-SUIT_CLASSES = SUITS
+#: "0" and "1" alone are half a "10": recognised so that they are not read;
+#: "junk" is whatever a patch sampled sideways or upside down holds.
+RANK_CLASSES = (*RANKS, "0", "1", "junk")
+SUIT_CLASSES = (*SUITS, "junk")
 FEAT_W, FEAT_H = 16, 20
 
 
@@ -48,14 +50,34 @@ class _Net:
         return z / z.sum()
 
 
+class _Ensemble:
+    """Networks trained apart, their probabilities averaged: one network's
+    confident mistakes are mostly not the other's, so the average is sure
+    less often when wrong."""
+
+    def __init__(self, nets: list[_Net]) -> None:
+        self.nets = nets
+
+    def probs(self, x: np.ndarray) -> np.ndarray:
+        p = self.nets[0].probs(x)
+        for n in self.nets[1:]:
+            p = p + n.probs(x)
+        return p / len(self.nets)
+
+
+def _members(d) -> list[str]:
+    """Key prefixes of the ensemble members in a weights file ("" for the first)."""
+    return sorted(k[: -len("rank_W1")] for k in d.files if k.endswith("rank_W1"))
+
+
 @functools.cache
-def _nets() -> tuple[_Net, _Net] | None:
+def _nets() -> tuple[_Ensemble, _Ensemble] | None:
     if not MODEL_PATH.exists():
         return None
     d = np.load(MODEL_PATH)
-    return (
-        _Net(d["rank_W1"], d["rank_b1"], d["rank_W2"], d["rank_b2"]),
-        _Net(d["suit_W1"], d["suit_b1"], d["suit_W2"], d["suit_b2"]),
+    return tuple(
+        _Ensemble([_Net(*(d[f"{m}{kind}_{k}"] for k in ("W1", "b1", "W2", "b2"))) for m in _members(d)])
+        for kind in ("rank", "suit")
     )
 
 
@@ -75,8 +97,18 @@ def classify_suit(ink: np.ndarray, red: bool | None) -> tuple[str, float, float]
     the other colour keeps a low probability, and is not read."""
     p = _nets()[1].probs(glyph_features(ink))
     if red is not None:
-        p = p * np.array([(s in ("hearts", "diamonds")) == red for s in SUIT_CLASSES], np.float32)
+        p = p * np.array([s == "junk" or (s in ("hearts", "diamonds")) == red for s in SUIT_CLASSES], np.float32)
     return _top(p, SUIT_CLASSES)
+
+
+def rank_probs(ink: np.ndarray) -> np.ndarray:
+    """The network's probability of every class in RANK_CLASSES."""
+    return _nets()[0].probs(glyph_features(ink))
+
+
+def suit_probs(ink: np.ndarray) -> np.ndarray:
+    """The network's probability of every class in SUIT_CLASSES."""
+    return _nets()[1].probs(glyph_features(ink))
 
 
 def rank_probability(ink: np.ndarray, rank: str) -> float:

@@ -4,7 +4,7 @@
 
 Samples are corner indices drawn in random deck designs (every system font,
 random index size, squeeze, stroke weight, polygon or font suits, colours),
-photographed by a simulated camera (1.4-4.5 px/mm, mostly under 2.6, slight rotation, blur,
+photographed by a simulated camera (0.95-4.5 px/mm, mostly under 2, slight rotation, blur,
 noise, JPEG) and sampled back into an upright patch with the corner placed a
 little wrong, exactly as the pipeline would see them.  The glyphs are then cut
 out by the reader's own :func:`vision.corner_index.extract_glyphs`, so the
@@ -99,11 +99,17 @@ def _corner_tile(rng: np.random.Generator, rank: str, suit: str, style: DeckStyl
     return cv2.cvtColor(np.asarray(img), cv2.COLOR_RGB2BGR)
 
 
-def _photograph(rng: np.random.Generator, tile: np.ndarray) -> np.ndarray:
+def _photograph(rng: np.random.Generator, tile: np.ndarray, view: str = "upright", far: tuple[float, float] = (12.0, 20.0)) -> np.ndarray:
     """The tile as a camera sees it, then sampled back into an upright patch
-    whose corner estimate is a little off (position, angle, scale)."""
-    # most tables are seen at 1.5-2.5 px/mm (720p over an A2 mat); some closer
-    ppm = rng.uniform(1.4, 2.6) if rng.random() < 0.7 else rng.uniform(2.6, 4.5)
+    whose corner estimate is a little off (position, angle, scale).
+
+    ``view`` "transposed" samples it the way the pipeline's other edge
+    assignment does (long edge across the top, then mirrored back), "inverted"
+    from a point ``far`` (mm) inside the card with both axes reversed, as a
+    corner found on the wrong side of an index gives it: the glyphs are then
+    sideways or upside down, and the network learns to call them junk."""
+    # most tables are seen at 1.0-2.0 px/mm (720p over an A2 mat and more); some closer
+    ppm = rng.uniform(0.95, 2.0) if rng.random() < 0.7 else rng.uniform(2.0, 4.5)
     ang = rng.uniform(-180, 180)
     h, w = tile.shape[:2]
     # tile px -> camera px: rotate and scale around the tile centre
@@ -131,28 +137,55 @@ def _photograph(rng: np.random.Generator, tile: np.ndarray) -> np.ndarray:
     sc = rng.uniform(0.94, 1.06) * PX / PATCH_PPM
     c, s_ = np.cos(err) * sc, np.sin(err) * sc
     ox, oy = (_MARGIN + rng.uniform(-1.2, 1.2)) * PX, (_MARGIN + rng.uniform(-1.2, 1.2)) * PX
-    P = np.array([[c, -s_, ox], [s_, c, oy], [0, 0, 1]])
+    R = np.array([[c, -s_], [s_, c]])
+    if view == "transposed":  # x runs down the long edge, y across (mirrored back)
+        R = R @ np.array([[0.0, 1.0], [-1.0, 0.0]])
+        P = np.array([[*R[0], ox - R[0, 0] * PATCH_W], [*R[1], oy - R[1, 0] * PATCH_W], [0, 0, 1]])
+    elif view == "inverted":
+        ox, oy = ox + far[0] * PX, oy + far[1] * PX
+        P = np.array([[-R[0, 0], -R[0, 1], ox], [-R[1, 0], -R[1, 1], oy], [0, 0, 1]])
+    else:
+        P = np.array([[*R[0], ox], [*R[1], oy], [0, 0, 1]])
     M = np.vstack([A, [0, 0, 1]]) @ P
     return cv2.warpPerspective(cam, M, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
-def make_samples(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(rank features, rank labels, suit features, suit labels) from ``n`` drawn corners."""
+# hard cases drawn more often: the black suits, and ranks that blur into each other
+_SUIT_P = np.array([{"spades": 0.3, "clubs": 0.3}.get(s, 0.2) for s in SUIT_CLASSES[:4]])
+_RANK_W = np.array([1.6 if r in ("6", "8", "9", "10", "Q", "J") else 1.0 for r in RANK_CLASSES[:13]])
+
+
+def make_samples(n: int, seed: int, junk: float = 0.45) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rank features, rank labels, suit features, suit labels) from ``n`` drawn
+    corners; for a share ``junk`` of them also the same corner seen sideways or
+    upside down, labelled junk."""
     rng = np.random.default_rng(seed)
     fonts = list(system_fonts())
     RX, RY, SX, SY = [], [], [], []
     for _ in range(n):
         style = _random_style(rng, fonts)
-        rank = str(rng.choice(RANK_CLASSES)) if rng.random() < 0.97 else str(rng.choice(["0", "1"]))
-        suit = str(rng.choice(SUIT_CLASSES))
-        patch = _photograph(rng, _corner_tile(rng, rank, suit, style))
-        gl = extract_glyphs(patch)
-        if gl is None:
-            continue
-        RX.append(glyph_features(gl.rank_ink))
-        RY.append(RANK_CLASSES.index(rank))
-        SX.append(glyph_features(gl.suit_ink))
-        SY.append(SUIT_CLASSES.index(suit))
+        if rng.random() < 0.97:
+            rank = str(rng.choice(RANK_CLASSES[:13], p=_RANK_W / _RANK_W.sum()))
+        else:
+            rank = str(rng.choice(["0", "1"]))
+        suit = str(rng.choice(SUIT_CLASSES[:4], p=_SUIT_P))
+        tile = _corner_tile(rng, rank, suit, style)
+        views = ["upright"]
+        if rng.random() < junk:
+            views.append("transposed" if rng.random() < 0.65 else "inverted")
+        for view in views:
+            far = (style.index_x + rng.uniform(2, 8), style.index_y + style.rank_h + style.gap + style.suit_h + rng.uniform(0.5, 10))
+            gl = extract_glyphs(_photograph(rng, tile, view, far))
+            if gl is None:
+                continue
+            RX.append(glyph_features(gl.rank_ink))
+            SX.append(glyph_features(gl.suit_ink))
+            if view == "upright":
+                RY.append(RANK_CLASSES.index(rank))
+                SY.append(SUIT_CLASSES.index(suit))
+            else:
+                RY.append(RANK_CLASSES.index("junk"))
+                SY.append(SUIT_CLASSES.index("junk"))
     return np.array(RX, np.float32), np.array(RY), np.array(SX, np.float32), np.array(SY)
 
 
@@ -200,19 +233,57 @@ def _accuracy(params, X, y) -> float:
     return float(((h @ params["W2"] + params["b2"]).argmax(1) == y).mean())
 
 
+RANK_HIDDEN, SUIT_HIDDEN = 160, 96
+
+
+def merge(paths: list[str], out: str) -> None:
+    """Weight files (each one network per kind, or ensembles) -> one ensemble,
+    member prefixes "", "m1_", "m2_" ..."""
+    arrays: dict[str, np.ndarray] = {}
+    for path in paths:
+        d = np.load(path)
+        for m in sorted(k[: -len("rank_W1")] for k in d.files if k.endswith("rank_W1")):
+            prefix = f"m{len(arrays) // 8}_" if arrays else ""
+            for kind in ("rank", "suit"):
+                for k in ("W1", "b1", "W2", "b2"):
+                    arrays[f"{prefix}{kind}_{k}"] = d[f"{m}{kind}_{k}"]
+    np.savez_compressed(out, **arrays)
+    print(f"wrote {out}: {len(arrays) // 8} networks of each kind")
+
+
+def _samples_parallel(n: int, seed: int, jobs: int):
+    """make_samples in ``jobs`` processes (each its own seed), concatenated."""
+    if jobs <= 1:
+        return make_samples(n, seed)
+    import multiprocessing
+
+    chunk = -(-n // jobs)
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        parts = pool.starmap(make_samples, [(chunk, seed * 1000 + j) for j in range(jobs)])
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="train the corner-index glyph classifier")
     ap.add_argument("--samples", type=int, default=40000)
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--out", default=str(MODEL_PATH))
+    ap.add_argument("--jobs", type=int, default=1, help="processes drawing samples")
+    ap.add_argument("--save-samples", help="also keep the drawn samples in this .npz")
+    ap.add_argument("--merge", nargs="+", help="instead of training: join these weight files into one ensemble at --out")
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge, args.out)
+        return
     cv2.setNumThreads(1)
     t = time.time()
-    RX, RY, SX, SY = make_samples(args.samples, seed=7)
-    tRX, tRY, tSX, tSY = make_samples(max(300, args.samples // 10), seed=99)
+    RX, RY, SX, SY = _samples_parallel(args.samples, 7, args.jobs)
+    tRX, tRY, tSX, tSY = _samples_parallel(max(300, args.samples // 10), 99, args.jobs)
+    if args.save_samples:
+        np.savez_compressed(args.save_samples, RX=RX, RY=RY, SX=SX, SY=SY, tRX=tRX, tRY=tRY, tSX=tSX, tSY=tSY)
     print(f"{len(RX)} training samples, {len(tRX)} test samples in {time.time() - t:.0f} s", flush=True)
-    rank = train_mlp(RX, RY, len(RANK_CLASSES), 96, args.epochs, 1)
-    suit = train_mlp(SX, SY, len(SUIT_CLASSES), 48, args.epochs, 2)
+    rank = train_mlp(RX, RY, len(RANK_CLASSES), RANK_HIDDEN, args.epochs, 1)
+    suit = train_mlp(SX, SY, len(SUIT_CLASSES), SUIT_HIDDEN, args.epochs, 2)
     print(f"rank accuracy train {_accuracy(rank, RX, RY):.4f} test {_accuracy(rank, tRX, tRY):.4f}")
     print(f"suit accuracy train {_accuracy(suit, SX, SY):.4f} test {_accuracy(suit, tSX, tSY):.4f}")
     np.savez_compressed(args.out, **{f"rank_{k}": v for k, v in rank.items()}, **{f"suit_{k}": v for k, v in suit.items()})

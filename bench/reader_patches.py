@@ -1,0 +1,96 @@
+"""Index patches cut at the corners the pipeline finds in generated scenes, with
+their truth, saved so that the corner-index reader can be measured and tuned
+without running the whole pipeline again (#7).
+
+    .venv/bin/python -m bench.reader_patches --scenes 60 --seed0 0 --out /tmp/patches_0.npz
+
+The scenes are bench/vision.py's (and bench.vision_misses'); every corner found
+is sampled with both edge assignments, as the pipeline does.  A corner within
+4 mm of a face card's index corner whose index is uncovered is labelled with
+that card ("orient" says which assignment puts the short edge across the top and
+the long edge down, both pointing into the card);
+a corner more than 10 mm from every card corner is a negative (anything read
+there would be a false card)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.cards import find_corners, sample_patch  # noqa: E402
+from vision.pipeline import VisionPipeline  # noqa: E402
+from vision.scene import render_scene  # noqa: E402
+
+# each card corner's neighbours along the short and the long edge
+_SHORT = {0: 1, 1: 0, 2: 3, 3: 2}
+_LONG = {0: 3, 1: 2, 2: 1, 3: 0}
+
+
+def collect(n_scenes: int, seed0: int) -> dict[str, np.ndarray]:
+    patches, labels, orient, seeds, kinds, ppms, pairs = [], [], [], [], [], [], []
+    pair = 0
+    for i in range(seed0, seed0 + n_scenes):
+        img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2)
+        pipe = VisionPipeline()
+        *_, plane, blobs = pipe._prepare(img)
+        corners = [c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)]
+        ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
+        all_corners = np.array([p for c in truth.cards for p in c.corners_px]) if truth.cards else np.zeros((0, 2))
+        for co in corners:
+            p = plane.to_frame(np.array([co.point]))[0]
+            label, kind, edges = "", "neg", None
+            d_all = np.linalg.norm(all_corners - p, axis=1).min() if len(all_corners) else 1e9
+            for card in truth.cards:
+                if card.kind != "face":
+                    continue
+                for c, vis in zip([0, 2, 1, 3], card.index_visible, strict=False):
+                    if vis and np.linalg.norm(card.corners_px[c] - p) < 4 * ppm:
+                        label, kind = f"{card.rank} {card.suit}", "card"
+                        edges = (card.corners_px[_SHORT[c]] - card.corners_px[c], card.corners_px[_LONG[c]] - card.corners_px[c])
+            if kind == "neg" and d_all < 10 * ppm:
+                continue  # near a card corner whose index is covered: neither
+            pair += 1
+            for u, v in ((co.d1, co.d2), (co.d2, co.d1)):
+                ok = False
+                if edges is not None:
+                    # both patch axes along the card's edges, pointing into it
+                    fu, fv = plane.to_frame(np.array([co.point + 10 * u, co.point + 10 * v])) - p
+                    ok = all(float(np.dot(f, e)) > 0.7 * np.linalg.norm(f) * np.linalg.norm(e) for f, e in zip((fu, fv), edges, strict=True))
+                patches.append(sample_patch(img, plane, co.point, u, v))
+                labels.append(label)
+                orient.append(ok)
+                seeds.append(i)
+                pairs.append(pair)
+                kinds.append(kind)
+                ppms.append(ppm)
+    return {
+        "patches": np.array(patches, np.uint8),
+        "labels": np.array(labels),
+        "orient": np.array(orient),
+        "seeds": np.array(seeds),
+        "pairs": np.array(pairs),
+        "kinds": np.array(kinds),
+        "ppm": np.array(ppms, np.float32),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=60)
+    ap.add_argument("--seed0", type=int, default=0)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    d = collect(args.scenes, args.seed0)
+    np.savez_compressed(args.out, **d)
+    print(f"{len(d['patches'])} patches ({(d['kinds'] == 'card').sum()} at index corners, {(d['kinds'] == 'neg').sum()} negatives) -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
