@@ -14,10 +14,23 @@ pipeline already labels), pair every index-sized spot (the rank, or the two
 glyphs of a "10") with an index-sized spot just below it (the suit).  The
 rank -> suit direction is the card's long axis ("down", ``v``); a card seen
 from above is not mirrored, so its short edge ``u`` is ``v`` turned a quarter
-turn clockwise (image y down).  The upright patch is placed from that pair
-and read by :func:`vision.corner_index.read_patch`; only a confident reading
-whose rank and suit sit where the pair said counts.  Spots that belong to an
-index already read are skipped.
+turn clockwise (image y down).  At 720p a millimetre's gap is about a
+pixel, so rank and suit often run together into one spot: an elongated spot
+of an index's length and width is tried from both ends.  The upright patch is
+placed from the pair and read by :func:`vision.corner_index.read_patch`; only
+a confident reading whose rank sits where the pair put it counts.
+
+Each read costs about as much as a corner's, and a frame holds many more ink
+pairs than unread indices, so cheap tests come first: spots of indices already
+read, or at corners the reader already tried, are skipped; ink must be much
+darker than the paper next to it (not a hand's shading); the card must end
+(table, an edge line, another card) within a few mm beyond the rank's top,
+which an upside-down pair or a pip column does not; and at most ``MAX_TRIES``
+patches are read per frame.
+
+Weak spots: a deck whose index sits far from the edges (beyond
+``EDGE_REACH``) is not tried; an index in the mirrored corners of a
+four-index deck is read, but its card outline is put on the wrong side.
 
 All sizes are plane millimetres (mat mm, or the pipeline's pseudo-mm without a
 mat).  The finder is pure: frame, plane, ink spots in, readings out.
@@ -245,7 +258,8 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
     the spot's end on its axis."""
     out = []
     diag = spots.diag
-    for k in np.nonzero(~skip & (diag > 7.0) & (diag < 22.0))[0].tolist():
+    # a box's diagonal is at least as long as the spot in it
+    for k in np.nonzero(~skip & (diag > MERGED_LEN[0] - 0.5) & (diag < 22.0))[0].tolist():
         x, y, w, h, area = spots.boxes[k].tolist()
         crop = cv2.bitwise_not(mask[y : y + h, x : x + w])
         n, lab, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
@@ -308,8 +322,9 @@ def find_index_pairs(
     """Corner indices found from their rank/suit ink pairs.
 
     ``holes``: the pipeline's ink-spot components (stats, centroids; work px);
-    ``mask``: its paper mask and ``gray`` the grey work image.  ``reads``: readings already made,
-    [(corner, u, v, IndexReading)], whose glyphs are skipped; ``outlines``
+    ``mask``: its paper mask and ``gray`` the grey work image.  ``reads``:
+    readings already made, [(corner, u, v, IndexReading)], whose glyphs are
+    skipped; ``outlines``
     and ``anchors``: outlines and anchors (plane mm) of cards already found
     otherwise: spots within 5 mm of an anchor or of where an index of such
     an outline sits are skipped (their card is known).  ``corners``: the
@@ -327,8 +342,8 @@ def find_index_pairs(
     skip = _known(spots.centres, index_boxes(reads), anchors, 5.0)
     small = spots.diag < GLYPH_DIAG[1]
     cands = []
+    idx = np.nonzero(small)[0]
     for score, ids, s, rc, v in candidate_pairs(spots.subset(small), skip[small]):
-        idx = np.nonzero(small)[0]
         rh = max(float(spots.extent(idx[i], v)) for i in ids)
         cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), rc - rh / 2 * v, v))
     cands += merged_candidates(spots, skip, mask, plane)
