@@ -397,14 +397,14 @@ def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
 # A rank stands when the network gives it NET_RANK and the templates find the
 # same rank, or NET_RANK_ALONE when they do not; either way the rank's ink
 # must look like some rank to the templates (MIN_TEMPLATE_RANK).  The suit is
-# the network's among the suits of the ink's colour, at NET_SUIT or more; the
-# suit templates' Fisher split may veto it when it clearly says the other
-# suit (SUIT_VETO).  Glyphs the network takes for a sideways or upside-down
+# the network's among the suits of the ink's colour, holding NET_SUIT or more
+# of the probability those suits (and junk) hold; the suit templates' Fisher
+# split may veto it when it clearly says the other suit (SUIT_VETO).  Glyphs the network takes for a sideways or upside-down
 # index (junk) above NET_JUNK are not read, nor is ink of unknown colour.
 # Chosen on index patches cut from generated scenes (seeds 0-59; the network
 # is trained on random designs, not the generator's) and checked on seeds
 # 500-559.
-NET_RANK = 0.5
+NET_RANK = 0.7
 NET_RANK_ALONE = 0.9
 NET_SUIT = 0.95
 MIN_TEMPLATE_RANK = 0.45
@@ -442,10 +442,13 @@ def _read_checked(gl: Glyphs, refs: References) -> IndexReading | None:
     ps = glyph_model.suit_probs(gl.suit_ink)
     if ps[-1] > NET_JUNK:
         return None
-    colour = [(x in RED_SUITS) == gl.red for x in SUITS]
-    si = max((i for i in range(len(SUITS)) if colour[i]), key=lambda i: ps[i])
+    # the colour is known: the suit's share among the suits of that colour
+    # (and junk), so that doubt about the colour does not count twice
+    same = [i for i, x in enumerate(SUITS) if (x in RED_SUITS) == gl.red]
+    si = max(same, key=lambda i: ps[i])
     suit = SUITS[si]
-    if ps[si] < NET_SUIT:
+    p_suit = float(ps[si] / (sum(ps[i] for i in same) + ps[-1]))
+    if p_suit < NET_SUIT:
         return None
     t_rank, rs, _ = refs.rank(gl.rank_ink)
     agree = t_rank == rank
@@ -454,7 +457,7 @@ def _read_checked(gl: Glyphs, refs: References) -> IndexReading | None:
     t_suit, ss, split = refs.suit(gl.suit_ink, gl.red)
     if t_suit != suit and split >= SUIT_VETO:
         return None
-    conf = float(np.clip(0.5 * min(pr[r], ps[si]) + 0.3 * min(rs, ss) + (0.2 if agree else 0.0), 0, 1))
+    conf = float(np.clip(0.5 * min(pr[r], p_suit) + 0.3 * min(rs, ss) + (0.2 if agree else 0.0), 0, 1))
     return IndexReading(rank, suit, conf, gl.rank_box, gl.suit_box)
 
 
