@@ -172,6 +172,14 @@ def _largest_opaque(alpha: np.ndarray) -> tuple[int, int, int, int] | None:
     return x, y, w, h
 
 
+def _read_bgra(path: str) -> np.ndarray | None:
+    """A PNG as BGRA; a wholly opaque render comes back as RGB, so add the alpha."""
+    a = cv2.imread(path, cv2.IMREAD_UNCHANGED)
+    if a is None or a.ndim != 3:
+        return None
+    return cv2.cvtColor(a, cv2.COLOR_BGR2BGRA) if a.shape[2] == 3 else a
+
+
 def rasterize(source: DeckSource, rank: str, suit: str) -> np.ndarray:
     """Render one face as BGRA at ``cardart.PX`` px/mm, ``cardart.W`` x ``cardart.H``."""
     eid = source.element_id(rank, suit)
@@ -184,9 +192,9 @@ def rasterize(source: DeckSource, rank: str, suit: str) -> np.ndarray:
         zoom = 1.0
         for _ in range(3):
             _run([exe, "-i", eid, "-z", f"{zoom:g}", str(source.path), "-o", out])
-            a = cv2.imread(out, cv2.IMREAD_UNCHANGED)
-            if a is None or a.ndim != 3 or a.shape[2] != 4:
-                raise RuntimeError(f"{source.name} {eid}: no RGBA image")
+            a = _read_bgra(out)
+            if a is None:
+                raise RuntimeError(f"{source.name} {eid}: rsvg-convert wrote no image")
             box = _largest_opaque(a[..., 3])
             if box is None:
                 raise RuntimeError(f"{source.name} {eid}: no card-shaped opaque region")
@@ -200,7 +208,7 @@ def rasterize(source: DeckSource, rank: str, suit: str) -> np.ndarray:
         pw, ph = int((w + 2 * m) * z2 / zoom) + 1, int((h + 2 * m) * z2 / zoom) + 1
         left, top = -(x - m) * z2 / zoom, -(y - m) * z2 / zoom
         _run([exe, "-i", eid, "-z", f"{z2:g}", "--page-width", str(pw), "--page-height", str(ph), f"--left={left:g}", f"--top={top:g}", str(source.path), "-o", out])
-        b = cv2.imread(out, cv2.IMREAD_UNCHANGED)
+        b = _read_bgra(out)
     box = _largest_opaque(b[..., 3]) if b is not None else None
     if box is None:
         raise RuntimeError(f"{source.name} {eid}: lost the card in the close render")
@@ -231,6 +239,8 @@ def _corner_index_box(art: np.ndarray, right: bool = False) -> tuple[float, floa
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in st[i])
         if area < 6 or x <= 0 or y <= 0 or x + w >= rw or y + h >= rh:
+            continue
+        if h < 1.5 * px or x < px // 2 or y < px // 2:  # the card's own edge, shading or a frame, not ink of an index
             continue
         if x > 11 * px or y > 24 * px or w > 12 * px or h > 14 * px:
             continue
@@ -295,9 +305,9 @@ class Deck:
                 br = _corner_index_box(art, right=True)
                 if br is not None:
                     right.append(br)
-        if len(left) < 8:
+        box = np.median(np.array(left), axis=0) if len(left) >= 8 else None
+        if box is None or box[3] - box[1] < 5 or box[2] - box[0] < 2.5:
             return _GENERIC_INDEX_BOX, False
-        box = np.median(np.array(left), axis=0)
         four = False
         if len(right) >= 0.75 * len(left):
             rb = np.median(np.array(right), axis=0)
