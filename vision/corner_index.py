@@ -395,7 +395,8 @@ def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
 
 # The trained network (vision.glyph_model) reads; the font templates check it.
 # A rank stands when the network gives it NET_RANK and the templates find the
-# same rank, or NET_RANK_ALONE when they do not; either way the rank's ink
+# same rank (NET_RANK_LOW when they match it by TEMPLATE_SURE), or
+# NET_RANK_ALONE when they do not; either way the rank's ink
 # must look like some rank to the templates (MIN_TEMPLATE_RANK).  The suit is
 # the network's among the suits of the ink's colour, holding NET_SUIT or more
 # of the probability those suits (and junk) hold; the suit templates' Fisher
@@ -405,6 +406,8 @@ def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
 # is trained on random designs, not the generator's) and checked on seeds
 # 500-559.
 NET_RANK = 0.7
+NET_RANK_LOW = 0.55  # enough when the templates are sure of the same rank
+TEMPLATE_SURE = 0.85
 NET_RANK_ALONE = 0.9
 NET_SUIT = 0.95
 MIN_TEMPLATE_RANK = 0.45
@@ -437,7 +440,7 @@ def _read_checked(gl: Glyphs, refs: References) -> IndexReading | None:
     pr = glyph_model.rank_probs(gl.rank_ink)
     r = int(np.argmax(pr))
     rank = glyph_model.RANK_CLASSES[r]
-    if rank not in RANKS or pr[r] < NET_RANK or pr[-1] > NET_JUNK:
+    if rank not in RANKS or pr[r] < NET_RANK_LOW or pr[-1] > NET_JUNK:
         return None
     ps = glyph_model.suit_probs(gl.suit_ink)
     if ps[-1] > NET_JUNK:
@@ -452,7 +455,8 @@ def _read_checked(gl: Glyphs, refs: References) -> IndexReading | None:
         return None
     t_rank, rs, _ = refs.rank(gl.rank_ink)
     agree = t_rank == rank
-    if rs < MIN_TEMPLATE_RANK or not (agree or pr[r] >= NET_RANK_ALONE):
+    sure = pr[r] >= NET_RANK or (pr[r] >= NET_RANK_LOW and rs >= TEMPLATE_SURE)
+    if rs < MIN_TEMPLATE_RANK or not ((agree and sure) or pr[r] >= NET_RANK_ALONE):
         return None
     t_suit, ss, split = refs.suit(gl.suit_ink, gl.red)
     if t_suit != suit and split >= SUIT_VETO:
