@@ -73,7 +73,20 @@ def decode_qr(png: bytes) -> str:
     image = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
     image = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(255, 255, 255))  # quiet zone
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    if not text:  # the other detector reads some renderings the first one misses
+        text, _, _ = cv2.QRCodeDetectorAruco().detectAndDecode(image)
     return text
+
+
+def read_qr(locator, tries: int = 10) -> str:
+    """Decode the QR code an element shows; the table page may redraw the seat (a status poll) while
+    the screenshot is taken, so an empty decode is tried again rather than taken as the answer."""
+    for _ in range(tries):
+        text = decode_qr(locator.screenshot())
+        if text:
+            return text
+        locator.page.wait_for_timeout(300)
+    return ""
 
 
 def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
@@ -90,7 +103,7 @@ def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
         qr_img = page.locator('.seat[data-seat="0"] img')
         qr_img.wait_for()
         page.wait_for_function("document.querySelector('.seat img').naturalWidth > 0", timeout=15000)
-        url = decode_qr(qr_img.screenshot())
+        url = read_qr(qr_img)
         assert url == qr.join_url(server.url, table.seat(0).token)
 
         phone = phone_ctx.new_page()
