@@ -534,30 +534,19 @@ def test_a_shot_of_deck_loaded_bullets_offers_the_names_they_may_have():
 def test_a_physical_table_offers_the_acting_phone_buttons(tmp_path):
     """Through the real server: the seat to act at a physical-deal ガンナガン table gets a view whose moves
     are a list (not None), among them ending the main phase; the other seat is offered nothing."""
-    from companion.config import TableSpec
-    from tests.support.server import Phone, thread_server
+    from tests.support.server import physical_table_phones
 
-    with thread_server(tmp_path, [TableSpec("gun-and-gun", "double-edge", seats=2, deal="physical")]) as srv:
-        table = next(iter(srv.server.hub.tables.values()))
-        assert table.state.snapshot.physical
-        seat = next(iter(table.state.to_act()))
-        phones = [Phone(srv.url), Phone(srv.url)]
-        try:
-            acks = [p.call("join", {"table": table.id, "token": table.seats[i].token}) for i, p in enumerate(phones)]
-            assert all(a["ok"] for a in acks), acks
-            moves = acks[seat]["moves"]
-            assert isinstance(moves, list) and moves, acks[seat]
-            assert {"type": "end-main", "seat": seat} in moves
-            assert acks[1 - seat]["moves"] == []
-            ack = phones[seat].call("play", {"table": table.id, "move": {"type": "end-main", "seat": seat}})
-            assert ack["ok"], ack
-            # The turn passed (nothing waits in the down phase): the other seat's phone gets a view with buttons.
-            assert table.state.snapshot.active == 1 - seat
-            view = phones[1 - seat].wait_for(lambda e, d: e == "view" and d.get("moves"))[1]
-            assert isinstance(view["moves"], list) and {"type": "end-main", "seat": 1 - seat} in view["moves"]
-        finally:
-            for p in phones:
-                p.close()
+    with physical_table_phones(tmp_path, "gun-and-gun", "double-edge") as (table, seat, phones, acks):
+        moves = acks[seat]["moves"]
+        assert isinstance(moves, list) and moves, acks[seat]
+        assert {"type": "end-main", "seat": seat} in moves
+        assert acks[1 - seat]["moves"] == []
+        ack = phones[seat].call("play", {"table": table.id, "move": {"type": "end-main", "seat": seat}})
+        assert ack["ok"], ack
+        # The turn passed (nothing waits in the down phase): the other seat's phone gets a view with buttons.
+        assert table.state.snapshot.active == 1 - seat
+        view = phones[1 - seat].wait_for(lambda e, d: e == "view" and d.get("moves"))[1]
+        assert isinstance(view["moves"], list) and {"type": "end-main", "seat": 1 - seat} in view["moves"]
 
 
 def test_brain_hack_reveals_offered_do_not_tell_what_the_opponent_loaded_face_down():

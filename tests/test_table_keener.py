@@ -566,32 +566,21 @@ def _hand_shuffled(state):
 def test_a_hand_shuffled_table_offers_the_acting_phone_buttons(tmp_path):
     """Through the real server: the seat to act in a physical-deal Keener table gets a view whose moves
     are a list (not None), and a Pass from it is applied; the other seat is offered nothing."""
-    from companion.config import TableSpec
-    from tests.support.server import Phone, thread_server
+    from tests.support.server import physical_table_phones
 
-    with thread_server(tmp_path, [TableSpec("keener", "standard", seats=2, deal="physical")]) as srv:
-        table = next(iter(srv.server.hub.tables.values()))
-        assert table.state.snapshot.physical
-        seat = next(iter(table.state.to_act()))
-        phones = [Phone(srv.url), Phone(srv.url)]
-        try:
-            acks = [p.call("join", {"table": table.id, "token": table.seats[i].token}) for i, p in enumerate(phones)]
-            assert all(a["ok"] for a in acks), acks
-            moves = acks[seat]["moves"]
-            assert isinstance(moves, list) and moves, acks[seat]
-            assert {"type": "pass", "seat": seat} in moves
-            assert any(m["type"] == "play-generator" for m in moves)
-            assert acks[1 - seat]["moves"] == []
-            before = table.seq
-            ack = phones[seat].call("play", {"table": table.id, "move": {"type": "pass", "seat": seat}})
-            assert ack["ok"], ack
-            assert table.seq == before + 1 and table.state.snapshot.phase == "spending"
-            # The view published after the move: the same seat, now spending, is offered its buttons again.
-            view = phones[seat].wait_for(lambda e, d: e == "view" and d.get("seat") == seat and d["seq"] > before)[1]
-            assert isinstance(view["moves"], list) and {"type": "pass", "seat": seat} in view["moves"]
-            other = phones[1 - seat].wait_for(lambda e, d: e == "view" and d.get("seat") == 1 - seat
-                                              and d["seq"] > before)[1]
-            assert other["moves"] == []
-        finally:
-            for p in phones:
-                p.close()
+    with physical_table_phones(tmp_path, "keener", "standard") as (table, seat, phones, acks):
+        moves = acks[seat]["moves"]
+        assert isinstance(moves, list) and moves, acks[seat]
+        assert {"type": "pass", "seat": seat} in moves
+        assert any(m["type"] == "play-generator" for m in moves)
+        assert acks[1 - seat]["moves"] == []
+        before = table.seq
+        ack = phones[seat].call("play", {"table": table.id, "move": {"type": "pass", "seat": seat}})
+        assert ack["ok"], ack
+        assert table.seq == before + 1 and table.state.snapshot.phase == "spending"
+        # The view published after the move: the same seat, now spending, is offered its buttons again.
+        view = phones[seat].wait_for(lambda e, d: e == "view" and d.get("seat") == seat and d["seq"] > before)[1]
+        assert isinstance(view["moves"], list) and {"type": "pass", "seat": seat} in view["moves"]
+        other = phones[1 - seat].wait_for(lambda e, d: e == "view" and d.get("seat") == 1 - seat
+                                          and d["seq"] > before)[1]
+        assert other["moves"] == []

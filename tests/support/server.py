@@ -74,6 +74,24 @@ def thread_server(tmp_path: Path, tables: list[TableSpec] | None = None, **kwarg
         srv.stop()
 
 
+@contextmanager
+def physical_table_phones(tmp_path: Path, game: str, variant: str) -> Iterator[tuple[Any, int, list[Phone], list[dict]]]:
+    """A physical-deal two-seat table of ``game`` on a real server, a phone joined at each seat:
+    (the table, the seat to act, the phones, their join acks).  The phones are closed afterwards."""
+    with thread_server(tmp_path, [TableSpec(game, variant, seats=2, deal="physical")]) as srv:
+        table = next(iter(srv.server.hub.tables.values()))
+        assert table.state.snapshot.physical
+        seat = next(iter(table.state.to_act()))
+        phones = [Phone(srv.url), Phone(srv.url)]
+        try:
+            acks = [p.call("join", {"table": table.id, "token": table.seats[i].token}) for i, p in enumerate(phones)]
+            assert all(a["ok"] for a in acks), acks
+            yield table, seat, phones, acks
+        finally:
+            for p in phones:
+                p.close()
+
+
 class Phone:
     """A real Socket.IO client that keeps every message it received."""
 
