@@ -89,7 +89,7 @@ class VisionPipeline:
         self.refs = builtin_references() if references is None else builtin_references().extend(references)
         self.full_marker_scan = full_marker_scan
         self.detector = make_detector()
-        self.roi_detector = _roi_detector()
+        self._roi_detectors: dict[float, cv2.aruco.ArucoDetector] = {}  # crop detectors by smallest outline rate
         self.mat = MatTracker(every=mat_every, detector=_mat_detector())
         self._scale: float | None = None  # work px per pseudo-mm without a mat
         self._count = 0
@@ -418,14 +418,13 @@ class VisionPipeline:
         """The crop detector with a smallest marker outline of about ``perimeter_rate``
         times the crop's longer side (rounded down to a tenth; one detector per tenth)."""
         rate = max(0.1, math.floor(perimeter_rate * 10) / 10)
-        cache = self.__dict__.setdefault("_roi_detectors", {})
-        if rate not in cache:
+        if rate not in self._roi_detectors:
             det = _roi_detector()
             p = det.getDetectorParameters()
             p.minMarkerPerimeterRate = rate
             det.setDetectorParameters(p)
-            cache[rate] = det
-        return cache[rate]
+            self._roi_detectors[rate] = det
+        return self._roi_detectors[rate]
 
     @staticmethod
     def _marker_sighting(mk, plane: Plane) -> _Found | None:
