@@ -100,14 +100,14 @@ def available() -> bool:
 
 def classify_rank(ink: np.ndarray) -> tuple[str, float, float]:
     """(rank class, probability, probability of the runner-up)."""
-    return _top(_nets()[0].probs(glyph_features(ink)), RANK_CLASSES)
+    return _top(rank_probs(ink), RANK_CLASSES)
 
 
 def classify_suit(ink: np.ndarray, red: bool | None) -> tuple[str, float, float]:
     """(suit, probability, runner-up probability) among the suits of the ink's
     colour when it is known.  Not renormalised: a shape the network takes for
     the other colour keeps a low probability, and is not read."""
-    p = _nets()[1].probs(glyph_features(ink))
+    p = suit_probs(ink)
     if red is not None:
         p = p * np.array([s == "junk" or (s in ("hearts", "diamonds")) == red for s in SUIT_CLASSES], np.float32)
     return _top(p, SUIT_CLASSES)
@@ -121,16 +121,6 @@ def rank_probs(ink: np.ndarray) -> np.ndarray:
 def suit_probs(ink: np.ndarray) -> np.ndarray:
     """The network's probability of every class in SUIT_CLASSES."""
     return _nets()[1].probs(glyph_features(ink))
-
-
-def rank_probability(ink: np.ndarray, rank: str) -> float:
-    """The network's probability that the glyph is ``rank``."""
-    return float(_nets()[0].probs(glyph_features(ink))[RANK_CLASSES.index(rank)])
-
-
-def suit_probability(ink: np.ndarray, suit: str) -> float:
-    """The network's probability that the glyph is ``suit``."""
-    return float(_nets()[1].probs(glyph_features(ink))[SUIT_CLASSES.index(suit)])
 
 
 def _top(p: np.ndarray, names) -> tuple[str, float, float]:
