@@ -120,20 +120,18 @@ def main() -> None:
         if st.misread:
             print(f"{'':37s} misreads after teach: {st.misread[:4]}")
     print(f"\noverall ({time.time() - t0:.0f} s):")
-    both = Score()
-    both.add(before_en)
-    both.add(before_loc)
-    print(_line("J/Q/K/A decks, out of the box", "", before_en))
-    print(_line("localized decks, out of the box", "loc", before_loc))
-    print(_line("all decks, out of the box", "", both))
+    _totals("out of the box", before_en, before_loc)
     if not args.skip_teach:
-        both_t = Score()
-        both_t.add(after_en)
-        both_t.add(after_loc)
-        print(_line("J/Q/K/A decks, taught", "", after_en))
-        print(_line("localized decks, taught", "loc", after_loc))
-        print(_line("all decks, taught", "", both_t))
+        _totals("taught", after_en, after_loc)
 
+
+def _totals(when: str, english: Score, localized: Score) -> None:
+    both = Score()
+    both.add(english)
+    both.add(localized)
+    print(_line(f"J/Q/K/A decks, {when}", "", english))
+    print(_line(f"localized decks, {when}", "loc", localized))
+    print(_line(f"all decks, {when}", "", both))
 
 if __name__ == "__main__":
     main()
