@@ -245,11 +245,16 @@ class Position:
 
     def follow(self, entry: Mapping[str, Any]) -> bool:
         """Change the position as ``entry`` did when it was recorded; False when it changes no state
-        (a rejected move, a note, a reveal).  An accepted move the engine now refuses raises IllegalMove."""
+        (a rejected move, a note, a reveal).  An accepted move the engine now refuses raises IllegalMove;
+        a rollback that names no entry raises RecordError (never a silent return to the start)."""
         kind = entry["kind"]
         data = entry.get("data") or {}
         if kind == "rollback":
-            self.undo_to(int(data.get("to", 0)))
+            to = data.get("to")
+            if not isinstance(to, int) or isinstance(to, bool):
+                raise RecordError(entry["seq"] + 1, f"seq {entry['seq']}: a rollback must name the entry to return to "
+                                                    f"(data.to, a whole number), not {to!r}")
+            self.undo_to(to)
         elif kind == "options":
             self.restart_with(data.get("options") or {})
         elif kind == "move" and (entry.get("verdict") or {"ok": True}).get("ok"):

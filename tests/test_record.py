@@ -84,6 +84,15 @@ def test_rollback_returns_to_the_named_seq():
     assert replayed.to_json()["snapshot"] == state.to_json()["snapshot"]
 
 
+@pytest.mark.parametrize("data", [{}, {"to": "1"}, {"to": None}, {"to": True}])
+def test_a_rollback_that_names_no_entry_is_named_not_taken_as_a_return_to_the_start(data):
+    chain = Chain(make_header("toy", "standard", 2, 5))
+    chain.append(seat=None, source="device", move={"type": "chance", "values": [0] * 11}, verdict=Verdict.accept())
+    chain.append(seat=None, source="host", kind="rollback", data=data)
+    with pytest.raises(RecordError, match="seq 2: a rollback must name the entry to return to"):
+        replay(parse_record(_lines(chain)), game=GAME)
+
+
 def _lines(chain):
     from companion.record import canonical
 
