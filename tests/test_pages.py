@@ -233,6 +233,7 @@ def test_language_switch_and_browser_language(server, browser):
         page.goto(table_url(server, table))
         page.wait_for_function("document.getElementById('conn').dataset.state === 'connected'", timeout=15000)
         assert page.evaluate("document.documentElement.lang") == "ja"
+        page.wait_for_function("document.getElementById('turn').innerText !== '…'", timeout=15000)  # the first view drawn
         assert "の番" in page.inner_text("#turn")
         # The switch: an English browser picks 日本語 on the phone page; rejections come back in Japanese.
         phone = en.new_page()

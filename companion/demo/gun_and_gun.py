@@ -360,8 +360,10 @@ def run(demo: Any, toss_board: Any, watcher: Any, max_moves: int = 400) -> Repor
                 # The board reports where its arrow settled (coin_shown), announced to every phone.
                 arrow = _wait(lambda phone=demo.phones[seat], n=shown: _coins_shown(phone)[n:])
                 seq = table.seq
+                # the table page's view that shows this toss (one published just before it lands shows none)
                 view = _wait(lambda n=seq: next((d for e, d in reversed(list(watcher.messages))
-                                              if e == "view" and d["seq"] >= n), None))
+                                              if e == "view" and d["seq"] >= n
+                                              and (d["view"].get("double_edge") or {}).get("last")), None))
                 report.tosses.append({"declarer": seat, "arrow": arrow[-1]["data"] if arrow else None,
                                       "engine": last, "page": view["view"]["double_edge"]["last"] if view else None})
                 if not report.button_refusals and not table.over and state.snapshot.active == seat:
