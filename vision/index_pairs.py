@@ -235,7 +235,9 @@ def candidate_pairs(spots: Spots, skip: np.ndarray) -> list[tuple[float, tuple[i
     level = np.abs(np.sum(ab * v, axis=1)) <= 0.3 * np.linalg.norm(ab, axis=1)
     like = np.maximum(ha, hb) <= 1.4 * np.minimum(ha, hb)
     ok &= ~two | (level & like)
-    rw = np.where(two, np.abs(np.sum(ab * u, axis=1)) + (spots.extent(a, u) + spots.extent(b0, u)) / 2, spots.extent(a, u))
+    rw = np.where(
+        two, np.abs(np.sum(ab * u, axis=1)) + (spots.extent(a, u) + spots.extent(b0, u)) / 2, spots.extent(a, u)
+    )
     sw = spots.extent(s, u)
     ratio = sw / np.maximum(rw, 1e-6)
     ok &= (ratio > 0.3) & (ratio < 3.0)
@@ -280,7 +282,11 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
         e1 = evecs[:, 1]
         along, across = (pts - mean) @ e1, (pts - mean) @ evecs[:, 0]
         length, width = float(np.ptp(along)) + 0.7, float(np.ptp(across)) + 0.7
-        if not (MERGED_LEN[0] <= length <= MERGED_LEN[1] and MERGED_WIDTH[0] <= width <= MERGED_WIDTH[1] and 1.7 * width <= length <= 3.4 * width):
+        if not (
+            MERGED_LEN[0] <= length <= MERGED_LEN[1]
+            and MERGED_WIDTH[0] <= width <= MERGED_WIDTH[1]
+            and 1.7 * width <= length <= 3.4 * width
+        ):
             continue
         score = 0.5 + 0.5 * abs(length / width - 2.2)
         for v in (e1, -e1):
@@ -318,6 +324,7 @@ def find_index_pairs(
     corners=(),
     refs: References | None = None,
     max_tries: int = MAX_TRIES,
+    trace: dict | None = None,
 ) -> list[PairReading]:
     """Corner indices found from their rank/suit ink pairs.
 
@@ -331,8 +338,14 @@ def find_index_pairs(
     outer card corners (:class:`vision.cards.Corner`) whose index the reader
     already tried, found or declined: their index spots are skipped too (the
     reader declines a patch of the same glyphs placed from their pair just as
-    often, and each try costs as much as a corner's)."""
+    often, and each try costs as much as a corner's).
+
+    ``trace`` (a diagnostic, bench/vision_misses.py): when given, filled with
+    the ink spots (``"spots"``, ``"skip"``) and every candidate with what
+    became of it (``"cands"``: [(top, v, spot ids, fate)])."""
     spots = ink_spots(holes, plane, gray)
+    if trace is not None:
+        trace.update(spots=spots, skip=np.zeros(len(spots.centres), bool), cands=[])
     if len(spots.centres) < 1:
         return []
     anchors = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
@@ -340,6 +353,9 @@ def find_index_pairs(
     anchors += [np.array([c.point + 5 * c.d1 + 8 * c.d2, c.point + 8 * c.d1 + 5 * c.d2]) for c in corners]
     anchors = np.vstack(anchors) if anchors else np.zeros((0, 2))
     skip = _known(spots.centres, index_boxes(reads), anchors, 5.0)
+    if trace is not None:
+        trace["skip"] = skip
+    note = trace["cands"].append if trace is not None else (lambda _c: None)
     small = spots.diag < GLYPH_DIAG[1]
     cands = []
     idx = np.nonzero(small)[0]
@@ -350,30 +366,46 @@ def find_index_pairs(
     cands.sort(key=lambda c: c[0])
     if gray is not None:
         to_work = np.linalg.inv(plane.work_to_plane)
-        cands = [c for c in cands if edge_beyond(gray, to_work, c[2], c[3])]
+        edged = []
+        for c in cands:
+            if edge_beyond(gray, to_work, c[2], c[3]):
+                edged.append(c)
+            else:
+                note((c[2], c[3], c[1], "no_edge"))
+        cands = edged
     out: list[PairReading] = []
     used = skip.copy()
     failed: list[tuple[set[int], np.ndarray]] = []
     for _score, ids, top, v in cands:
         if len(failed) + len(out) >= max_tries:
-            break
+            note((top, v, ids, "cap"))
+            continue
         if any(used[i] for i in ids):
+            note((top, v, ids, "used"))
             continue
         # the same glyphs the same way up (a "10" as one glyph or two, a pair
         # or run together) read no better a second time
         if any(f_ids.intersection(ids) and float(v @ f_v) > 0.9 for f_ids, f_v in failed):
+            note((top, v, ids, "repeat"))
             continue
         u = np.array([v[1], -v[0]])
         corner = top - PATCH_TOP_MARGIN * v - PATCH_RANK_U * u
         r = read_patch(sample_patch(frame, plane, corner, u, v), refs)
         ok = r is not None and r.confidence >= MIN_CONFIDENCE
+        fate = "declined"
         if ok:
             x, y, w, h = r.rank_box
             # the reader must have read this pair's rank, not some other glyph
-            ok = abs((x + w / 2) / PATCH_PPM - PATCH_RANK_U) <= MAX_SHIFT and abs(y / PATCH_PPM - PATCH_TOP_MARGIN) <= MAX_SHIFT
+            ok = (
+                abs((x + w / 2) / PATCH_PPM - PATCH_RANK_U) <= MAX_SHIFT
+                and abs(y / PATCH_PPM - PATCH_TOP_MARGIN) <= MAX_SHIFT
+            )
+            fate = "misplaced"
         if not ok:
+            note((top, v, ids, fate))
             failed.append((set(ids), v))
             continue
+        note((top, v, ids, "read"))
         for i in ids:
             used[i] = True
         # the card's corner from a typical index layout around the rank read
