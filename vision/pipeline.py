@@ -32,7 +32,7 @@ from .cards import (
 )
 from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, builtin_references, read_patch
 from .index_pairs import find_index_pairs
-from .markers import MAT_IDS, back_meaning, detect_markers, make_detector, marker_range
+from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import MatTracker
 from .results import FrameResult, Sighting
 
@@ -88,8 +88,8 @@ class VisionPipeline:
         self._last: tuple[np.ndarray, FrameResult] | None = None  # thumbnail and result of the last frame processed in full
         self.refs = builtin_references() if references is None else builtin_references().extend(references)
         self.full_marker_scan = full_marker_scan
-        self.detector = make_detector()
-        self._roi_detectors: dict[float, cv2.aruco.ArucoDetector] = {}  # crop detectors by smallest outline rate
+        self.detector = ShortlistDetector(make_detector().getDetectorParameters())
+        self._roi_detectors: dict[float, ShortlistDetector] = {}  # crop detectors by smallest outline rate
         self.mat = MatTracker(every=mat_every, detector=_mat_detector())
         self._scale: float | None = None  # work px per pseudo-mm without a mat
         self._count = 0
@@ -270,7 +270,12 @@ class VisionPipeline:
             filled = np.zeros((bh, bw), np.uint8)
             cv2.drawContours(filled, [c], -1, 255, -1, offset=(-x, -y))
             holes = cv2.bitwise_and(filled, cv2.bitwise_not(mask[y : y + bh, x : x + bw]))
-            n, _, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+            # labelled only in the box of its holes (a table edge's long strip has few)
+            hx, hy, hw, hh = cv2.boundingRect(holes)
+            if hw == 0:
+                continue
+            n, _, stats, cents = cv2.connectedComponentsWithStats(holes[hy : hy + hh, hx : hx + hw], connectivity=8)
+            x, y = x + hx, y + hy
             if n > 1:
                 stats = stats[1:].copy()
                 stats[:, 0] += x
@@ -414,16 +419,14 @@ class VisionPipeline:
             out += [m for m in found if m.marker_id not in MAT_IDS]
         return out
 
-    def _roi_detector_for(self, perimeter_rate: float) -> cv2.aruco.ArucoDetector:
+    def _roi_detector_for(self, perimeter_rate: float) -> ShortlistDetector:
         """The crop detector with a smallest marker outline of about ``perimeter_rate``
         times the crop's longer side (rounded down to a tenth; one detector per tenth)."""
         rate = max(0.1, math.floor(perimeter_rate * 10) / 10)
         if rate not in self._roi_detectors:
-            det = _roi_detector()
-            p = det.getDetectorParameters()
+            p = _roi_params()
             p.minMarkerPerimeterRate = rate
-            det.setDetectorParameters(p)
-            self._roi_detectors[rate] = det
+            self._roi_detectors[rate] = ShortlistDetector(p)
         return self._roi_detectors[rate]
 
     @staticmethod
@@ -506,18 +509,16 @@ def _mat_detector() -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.Dictionary(d.bytesList[:n].copy(), d.markerSize, d.maxCorrectionBits), full.getDetectorParameters())
 
 
-def _roi_detector() -> cv2.aruco.ArucoDetector:
-    """A marker detector for small crops around one marker-sized spot: two
-    threshold windows instead of three, and no minimum size relative to the
-    crop (a crop is mostly marker)."""
-    det = make_detector()
-    p = det.getDetectorParameters()
+def _roi_params() -> cv2.aruco.DetectorParameters:
+    """Marker detector parameters for small crops around one marker-sized spot:
+    two threshold windows instead of three, and no minimum size relative to
+    the crop (a crop is mostly marker)."""
+    p = make_detector().getDetectorParameters()
     p.adaptiveThreshWinSizeMin = 7
     p.adaptiveThreshWinSizeMax = 17
     p.adaptiveThreshWinSizeStep = 10
     p.minMarkerPerimeterRate = 0.1
-    det.setDetectorParameters(p)
-    return det
+    return p
 
 
 #: mm around the mat where paper still counts (a card at the mat's edge)
