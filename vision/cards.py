@@ -74,10 +74,16 @@ def background_colour(work: np.ndarray, tiles: tuple[int, int] = (4, 3)) -> np.n
     # every tile's colour histogram in one bincount
     hist = np.bincount((codes + 512 * np.arange(ty * tx)[:, None]).ravel(), minlength=512 * ty * tx).reshape(ty * tx, 512)
     modes = hist.argmax(axis=1)
-    out = np.zeros((ty * tx, 3), np.uint8)
-    for t in range(ty * tx):
-        out[t] = np.median(px[t][codes[t] == modes[t]], axis=0)
-    return out.reshape(ty, tx, 3)
+    # the median colour of each tile's pixels in its most common bin, all tiles
+    # at once: the others sort last, then the middle one (or two, averaged
+    # and rounded down, as np.median and a uint8 result give) of each tile
+    chosen = codes == modes[:, None]
+    vals = np.where(chosen[..., None], px.astype(np.int16), np.int16(256))
+    vals.sort(axis=1)
+    k = chosen.sum(axis=1)
+    rows = np.arange(ty * tx)
+    lo, hi = vals[rows, (k - 1) // 2], vals[rows, k // 2]
+    return ((lo + hi) // 2).astype(np.uint8).reshape(ty, tx, 3)
 
 
 def paper_mask(work: np.ndarray, bg_tiles: np.ndarray, *, shape: tuple[int, int] | None = None, origin: tuple[int, int] = (0, 0), smooth: bool = True) -> np.ndarray:
@@ -87,12 +93,17 @@ def paper_mask(work: np.ndarray, bg_tiles: np.ndarray, *, shape: tuple[int, int]
     ``work`` may be a crop of a larger image of ``shape`` (h, w) whose top-left
     is at ``origin`` (x, y): the table brightness is then interpolated for the
     crop as for the whole image.  ``smooth``: remove specks (a 3x3 opening)."""
-    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
-    s, v = hsv[..., 1], hsv[..., 2]
     h, w = work.shape[:2]
     fh, fw = shape if shape is not None else (h, w)
-    bgv = _bg_level(bg_tiles.max(axis=2).astype(np.float32), (fh, fw), origin, (h, w))
-    thr = np.maximum(bgv + 28, 90).astype(np.uint8)
+    return _paper_mask_at(work, _bg_level(bg_tiles.max(axis=2).astype(np.float32), (fh, fw), origin, (h, w)), smooth)
+
+
+def _paper_mask_at(work: np.ndarray, bgv: np.ndarray, smooth: bool = True) -> np.ndarray:
+    """:func:`paper_mask` given the table's brightness ``bgv`` (float32, overwritten) at every pixel of ``work``."""
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
+    s, v = hsv[..., 1], hsv[..., 2]
+    np.add(bgv, 28, out=bgv)  # the threshold: max(table + 28, 90), in place (bgv is this call's own)
+    thr = np.maximum(bgv, 90, out=bgv).astype(np.uint8)
     # cv2 compares instead of numpy boolean arrays: the same mask, a few times faster
     mask = cv2.bitwise_and(cv2.compare(s, 75, cv2.CMP_LT), cv2.compare(v, thr, cv2.CMP_GT))
     if smooth:
@@ -191,22 +202,34 @@ def _grow(box, pad: int, shape) -> tuple[int, int, int, int]:
 def paper_mask_in(work: np.ndarray, bg_tiles: np.ndarray, boxes) -> np.ndarray:
     """:func:`paper_mask` of the whole work copy, computed only in ``boxes`` (zero elsewhere)."""
     mask = np.zeros(work.shape[:2], np.uint8)
+    if not boxes:
+        return mask
+    # the table brightness (as paper_mask interpolates it) along the rows
+    # once; each box then takes one small product
+    levels = bg_tiles.max(axis=2).astype(np.float32)
+    rows = np.einsum("ik,kl->il", _linear_weights(mask.shape[0], levels.shape[0]), levels)
+    cols = _linear_weights(mask.shape[1], levels.shape[1])
     for box in boxes:
         x0, y0, x1, y1 = box
         gx0, gy0, gx1, gy1 = _grow(box, 2, mask.shape)  # the opening's reach
-        m = paper_mask(work[gy0:gy1, gx0:gx1], bg_tiles, shape=work.shape[:2], origin=(gx0, gy0))
+        bgv = cv2.gemm(rows[gy0:gy1], cols[gx0:gx1], 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        m = _paper_mask_at(work[gy0:gy1, gx0:gx1], bgv)
         mask[y0:y1, x0:x1] = m[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
     return mask
 
 
 def split_on_edges_in(mask: np.ndarray, work_gray: np.ndarray, boxes) -> np.ndarray:
-    """:func:`split_on_edges` of the whole work copy, computed only in ``boxes`` (the mask is zero elsewhere)."""
+    """:func:`split_on_edges` of the whole work copy, computed only in ``boxes``
+    (the mask is zero elsewhere), each cut down to the box of its paper pixels
+    first (a tile box holds about three times its paper)."""
     out = np.zeros_like(mask)
     for box in boxes:
-        x0, y0, x1, y1 = box
-        if not mask[y0:y1, x0:x1].any():
+        bx0, by0, bx1, by1 = box
+        x, y, w, h = cv2.boundingRect(mask[by0:by1, bx0:bx1])
+        if w == 0:
             continue
-        gx0, gy0, gx1, gy1 = _grow(box, CUT_PAD, mask.shape)
+        x0, y0, x1, y1 = bx0 + x, by0 + y, bx0 + x + w, by0 + y + h
+        gx0, gy0, gx1, gy1 = _grow((x0, y0, x1, y1), CUT_PAD, mask.shape)
         cuts = edge_cuts(work_gray[gy0:gy1, gx0:gx1])[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
         out[y0:y1, x0:x1] = cv2.bitwise_and(mask[y0:y1, x0:x1], cv2.bitwise_not(cuts))
     return out
@@ -294,23 +317,26 @@ def find_blobs(mask: np.ndarray, plane: Plane, min_area_mm2: float) -> list[Blob
     return blobs
 
 
-def _fit_edge(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _fit_edge(pts: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """A line through an edge's middle points: (point, direction) as floats."""
     if len(pts) < 4:
         return None
     n = len(pts)
     core = pts[n // 5 : n - n // 5] if n >= 10 else pts
     vx, vy, x0, y0 = cv2.fitLine(core, cv2.DIST_L2, 0, 0.01, 0.01).ravel().tolist()
-    return np.array([x0, y0]), np.array([vx, vy])
+    return (x0, y0), (vx, vy)
 
 
-def _intersect(p1, d1, p2, d2) -> np.ndarray | None:
-    """Where the lines p1 + t d1 and p2 + s d2 meet (Cramer's rule)."""
+def _intersect(p1, d1, p2, d2) -> tuple[float, float] | None:
+    """Where the lines p1 + t d1 and p2 + s d2 meet (Cramer's rule).  Plain
+    floats: find_corners calls it for every pair of edges, where numpy's
+    per-call cost on two-element arrays was most of the work."""
     det = d1[1] * d2[0] - d1[0] * d2[1]  # of [d1, -d2] as columns
     if abs(det) < 1e-6:
         return None
     bx, by = p2[0] - p1[0], p2[1] - p1[1]
     t = (by * d2[0] - bx * d2[1]) / det
-    return p1 + t * d1
+    return p1[0] + t * d1[0], p1[1] + t * d1[1]
 
 
 def _vertex_indices(cp: np.ndarray, approx: np.ndarray) -> list[int]:
@@ -338,23 +364,29 @@ def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, 
     idx = _vertex_indices(cp, approx)
     orient = np.sign(cv2.contourArea(cp.reshape(-1, 1, 2), oriented=True))
     lo, hi = (72, 108) if metric else (55, 125)
-    lengths = np.linalg.norm(np.roll(approx, -1, axis=0) - approx, axis=1)
+    chords = np.roll(approx, -1, axis=0) - approx  # float32, as the edge tests below take them
+    lengths = np.linalg.norm(chords, axis=1)
     long_edges = [k for k in range(n) if lengths[k] >= min_edge]
     if len(long_edges) < 2:
         return []
-    fits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    chords_l, lengths_l, approx_l = chords.tolist(), lengths.tolist(), approx.tolist()
+    fits: dict[int, tuple[tuple[float, float], tuple[float, float]]] = {}
 
-    def fit(k: int) -> tuple[np.ndarray, np.ndarray]:
+    def fit(k: int) -> tuple[tuple[float, float], tuple[float, float]]:
         """The line along edge ``k``, fitted to its contour points (only for edges that may make a corner)."""
         if k not in fits:
             i0, i1 = idx[k], idx[(k + 1) % n]
             seg = cp[i0:i1] if i1 >= i0 else np.concatenate((cp[i0:], cp[:i1]))
             f = _fit_edge(seg)
-            chord = approx[(k + 1) % n] - approx[k]
-            if f is None:
-                f = (approx[k].astype(np.float64), chord / lengths[k])
-            d = f[1] if f[1][0] * chord[0] + f[1][1] * chord[1] > 0 else -f[1]
-            fits[k] = (np.asarray(f[0], np.float64), np.asarray(d, np.float64))
+            cx, cy = chords_l[k]
+            if f is None:  # too few points: the chord itself (float32, as it was computed)
+                d = (chords[k] / lengths[k]).astype(np.float64)
+                f = (tuple(approx[k].astype(np.float64).tolist()), (d[0], d[1]))
+                dot = float(np.float32(f[1][0]) * chords[k][0] + np.float32(f[1][1]) * chords[k][1])
+            else:
+                dot = f[1][0] * cx + f[1][1] * cy
+            (px, py), (dx, dy) = f
+            fits[k] = ((float(px), float(py)), (float(dx), float(dy)) if dot > 0 else (-float(dx), -float(dy)))
         return fits[k]
 
     # the length of the contour between two vertices, by cumulative sums
@@ -369,15 +401,18 @@ def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, 
             continue
         (p1, t1), (p2, t2) = fit(i), fit(j)
         cross = t1[0] * t2[1] - t1[1] * t2[0]
-        if cross == 0 or np.sign(cross) != orient:  # turning the wrong way: concave
+        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:  # turning the wrong way: concave
             continue
         ang = math.degrees(math.acos(min(max(-(t1[0] * t2[0] + t1[1] * t2[1]), -1.0), 1.0)))
         if not lo <= ang <= hi:
             continue
         point = _intersect(p1, t1, p2, t2)
-        if point is None or math.hypot(*(point - approx[(i + 1) % n])) > max_gap + 3:
+        if point is None:
             continue
-        out.append(Corner(blob_id, point, -t1, t2, float(lengths[i]), float(lengths[j])))
+        vx, vy = approx_l[(i + 1) % n]
+        if math.hypot(point[0] - vx, point[1] - vy) > max_gap + 3:
+            continue
+        out.append(Corner(blob_id, np.array(point), np.array([-t1[0], -t1[1]]), np.array(t2), lengths_l[i], lengths_l[j]))
     return out
 
 
