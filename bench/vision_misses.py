@@ -111,12 +111,12 @@ def finder_fate(card, truth, trace: dict, args, ppm: float, index_box=GENERATOR_
     corner (x0, y0, x1, y1)."""
     if not trace or args is None:
         return "finder_no_spot"
-    plane, holes = args[1], args[2]
+    plane, holes = args[1], trace.get("holes", args[2])
     H = truth.homography
     spots = trace["spots"]
     spot_px = plane.to_frame(spots.centres) if len(spots.centres) else np.zeros((0, 2))
     stats, cents = holes
-    hole_px = plane.to_frame(cents[1:]) if len(cents) > 1 else np.zeros((0, 2))
+    hole_px = plane.to_frame(plane.to_plane(cents[1:])) if len(cents) > 1 else np.zeros((0, 2))
     x0, y0, x1, y1 = index_box
     xc, half = (x0 + x1) / 2, (y1 - y0) / 2
     fates = []

@@ -52,6 +52,10 @@ RANK_H = (3.5, 11.0)
 GLYPH_DIAG = (2.5, 13.0)
 #: largest blank between the rank and the suit, mm
 MAX_GAP = 3.0
+#: rank centre to suit centre, mm
+SUIT_DIST = (3.0, 14.0)
+#: centre to centre of the two glyphs of a "10", mm
+TEN_DIST = (0.8, 6.5)
 #: where the patch puts the rank's centre, mm from the patch's corner (a
 #: margin of about 2 mm above the rank: what lies beyond is not this card's)
 PATCH_RANK_U = 5.0
@@ -75,6 +79,8 @@ EDGE_CONTRAST = 25
 MIN_INK_CONTRAST = 60
 #: at most this many patches read per frame (each costs about as much as one corner)
 MAX_TRIES = 12
+#: of which at most this many with no card end seen beyond the rank's top
+MAX_BLIND_TRIES = 4
 
 
 @dataclass(frozen=True)
@@ -205,14 +211,14 @@ def candidate_pairs(spots: Spots, skip: np.ndarray) -> list[tuple[float, tuple[i
         return []
     free = np.nonzero(~skip)[0]
     dist = np.linalg.norm(c[free][None, :, :] - c[free][:, None, :], axis=2)
-    ii, jj = np.nonzero(np.triu((dist > 0.8) & (dist < 6.5), 1))
+    ii, jj = np.nonzero(np.triu((dist > TEN_DIST[0]) & (dist < TEN_DIST[1]), 1))
     # rank groups: single spots, and pairs of spots side by side ("10"); b = -1: none
     ga = np.r_[free, free[ii]]
     gb = np.r_[np.full(len(free), -1), free[jj]]
     rc = np.where((gb >= 0)[:, None], (c[ga] + c[np.maximum(gb, 0)]) / 2, c[ga])
     d = c[free][None, :, :] - rc[:, None, :]
     dd = np.linalg.norm(d, axis=2)
-    gi, sk = np.nonzero((dd > 3.0) & (dd < 14.0))
+    gi, sk = np.nonzero((dd > SUIT_DIST[0]) & (dd < SUIT_DIST[1]))
     s = free[sk]
     keep = (s != ga[gi]) & (s != gb[gi])
     gi, s, sk = gi[keep], s[keep], sk[keep]
@@ -364,19 +370,21 @@ def find_index_pairs(
         cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), rc - rh / 2 * v, v))
     cands += merged_candidates(spots, skip, mask, plane)
     cands.sort(key=lambda c: c[0])
+    # pairs with the card's end beyond the rank first; the others (a card
+    # edge lost against a white card next to it) after them, fewer
+    edge = [True] * len(cands)
     if gray is not None:
         to_work = np.linalg.inv(plane.work_to_plane)
-        edged = []
-        for c in cands:
-            if edge_beyond(gray, to_work, c[2], c[3]):
-                edged.append(c)
-            else:
-                note((c[2], c[3], c[1], "no_edge"))
-        cands = edged
+        edge = [edge_beyond(gray, to_work, c[2], c[3]) for c in cands]
+        cands = [c for c, e in zip(cands, edge, strict=True) if e] + [
+            c for c, e in zip(cands, edge, strict=True) if not e
+        ]
+        edge = sorted(edge, reverse=True)
     out: list[PairReading] = []
     used = skip.copy()
     failed: list[tuple[set[int], np.ndarray]] = []
-    for _score, ids, top, v in cands:
+    blind = 0
+    for (_score, ids, top, v), edged in zip(cands, edge, strict=True):
         if len(failed) + len(out) >= max_tries:
             note((top, v, ids, "cap"))
             continue
@@ -388,6 +396,11 @@ def find_index_pairs(
         if any(f_ids.intersection(ids) and float(v @ f_v) > 0.9 for f_ids, f_v in failed):
             note((top, v, ids, "repeat"))
             continue
+        if not edged:
+            if blind >= MAX_BLIND_TRIES:
+                note((top, v, ids, "no_edge"))
+                continue
+            blind += 1
         u = np.array([v[1], -v[0]])
         corner = top - PATCH_TOP_MARGIN * v - PATCH_RANK_U * u
         r = read_patch(sample_patch(frame, plane, corner, u, v), refs)
