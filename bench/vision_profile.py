@@ -8,8 +8,10 @@ thread's CPU time (time.thread_time), which a busy machine disturbs far less
 than wall time; the figures are ms per frame (each scene is calibrated once,
 then processed ``--repeats`` times in full, as bench/vision.py times it), the
 median and the mean over the frames timed (the mean includes the mat re-check
-every 15 frames).  Steps nest: ``read_patch`` and ``sample_patch`` are
-inside ``_read_corner`` and ``_sibling_indices``, the whole-frame steps inside ``_prepare``.
+every 15 frames).  Steps nest: ``read_patch`` and ``sample_patch`` count the
+pipeline's own reads (inside ``_read_corner`` and ``_sibling_indices``);
+``find_index_pairs`` (the edge-free index finder) includes the reads it makes;
+the whole-frame steps are inside ``_prepare``.
 ``--cprofile`` prints the top functions of one 12-card scene instead."""
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ FUNCTIONS = (
     "sample_patch",
     "read_patch",
     "find_quads",
+    "find_index_pairs",
     "clear_mask",
     "detect_markers",
     "_merge_same_card",

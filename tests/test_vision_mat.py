@@ -5,7 +5,15 @@ import numpy as np
 
 from vision import geometry as g
 from vision.evidence import evidence_jpeg, rectify
-from vision.markers import MARKER_RANGES, back_meaning, make_detector, marker_range
+from vision.markers import (
+    DICTIONARY,
+    MARKER_RANGES,
+    ShortlistDetector,
+    back_meaning,
+    make_detector,
+    marker_image,
+    marker_range,
+)
 from vision.mat import MatTracker
 from vision.scene import render_scene
 
@@ -75,3 +83,45 @@ def test_marker_ranges_do_not_overlap_and_backs_say_only_their_side():
     assert back_meaning(4) == "striking" and back_meaning(5) == "defending" and back_meaning(450) is None
     assert marker_range(5000) is None
     assert make_detector() is not None
+
+
+def _same_detections(a, b) -> bool:
+    (ca, ia, _), (cb, ib, _) = a, b
+    if ia is None or ib is None:
+        return ia is None and ib is None
+    return np.array_equal(ia, ib) and len(ca) == len(cb) and all(np.array_equal(x, y) for x, y in zip(ca, cb, strict=True))
+
+
+def test_shortlist_detector_finds_what_the_whole_dictionary_finds():
+    """Markers from across the id range, turned and tilted, with noise and a
+    marker-like square that is no marker: the short-list search gives the
+    same ids and corners as OpenCV's search of the whole dictionary."""
+    rng = np.random.default_rng(7)
+    page = np.full((420, 640), 200, np.uint8)
+    for k, marker_id in enumerate((0, 4, 5, 117, 449, 612, 998)):
+        tile = np.full((90, 90), 255, np.uint8)
+        tile[15:75, 15:75] = marker_image(marker_id, 60)
+        x0, y0 = 20 + 150 * (k % 4), 20 + 190 * (k // 4)
+        src = np.float32([[0, 0], [90, 0], [90, 90], [0, 90]])
+        dst = src + np.float32([x0, y0]) + rng.uniform(-9, 9, (4, 2)).astype(np.float32)
+        warped = cv2.warpPerspective(tile, cv2.getPerspectiveTransform(src, dst), page.shape[::-1], borderValue=0)
+        cover = cv2.warpPerspective(np.full((90, 90), 255, np.uint8), cv2.getPerspectiveTransform(src, dst), page.shape[::-1])
+        page[cover > 0] = warped[cover > 0]
+    page[300:360, 500:560] = 0  # a black square with no code
+    page = cv2.add(page, rng.integers(0, 12, page.shape, dtype=np.uint8))
+    for params in (make_detector().getDetectorParameters(), _crop_params()):
+        full = cv2.aruco.ArucoDetector(DICTIONARY, params)
+        expect = full.detectMarkers(page)
+        assert expect[1] is not None and len(expect[1]) >= 6
+        assert _same_detections(ShortlistDetector(params).detectMarkers(page), expect)
+    img, _ = render_scene(1280, 720, 8, seed=11, mat=True)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    params = make_detector().getDetectorParameters()
+    assert _same_detections(ShortlistDetector(params).detectMarkers(gray), cv2.aruco.ArucoDetector(DICTIONARY, params).detectMarkers(gray))
+
+
+def _crop_params():
+    p = make_detector().getDetectorParameters()
+    p.adaptiveThreshWinSizeMin, p.adaptiveThreshWinSizeMax, p.adaptiveThreshWinSizeStep = 7, 17, 10
+    p.minMarkerPerimeterRate = 0.2
+    return p

@@ -263,7 +263,10 @@ class VisionPipeline:
         round it (labelling the whole frame was the costliest single step)."""
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         stats_all, cents_all = [np.zeros((1, 5), np.int32)], [np.zeros((1, 2))]
-        for c in contours:
+        # specks (a contour of one or two points has no area) are passed over in one step
+        sizes = np.fromiter(map(len, contours), np.int64, len(contours))
+        for k in np.flatnonzero(sizes >= 3).tolist():
+            c = contours[k]
             x, y, bw, bh = cv2.boundingRect(c)
             if bw < 8 or bh < 8 or cv2.contourArea(c) < 64:
                 continue
