@@ -5,6 +5,7 @@ pile, cards touching with no visible line between them)."""
 import numpy as np
 import pytest
 
+import vision.index_pairs as ip
 import vision.pipeline as vp
 from vision.cards import card_outline
 from vision.evaluate import _index_spots, score
@@ -98,3 +99,50 @@ def test_finder_alone_reads_indices_where_it_is_given_no_corner(monkeypatch):
         near = min(faces, key=lambda c: np.linalg.norm(_index_spots(c, truth.homography) - anchor, axis=1).min())
         assert (p.reading.rank, p.reading.suit) == (near.rank, near.suit)
         assert np.linalg.norm(_index_spots(near, truth.homography) - anchor, axis=1).min() < 9 * ppm
+
+
+def _finder_args(img):
+    """The arguments the pipeline hands the finder for ``img``."""
+    seen = []
+    real = vp.find_index_pairs
+    vp.find_index_pairs = lambda *a, **k: seen.append((a, k)) or []
+    try:
+        vp.VisionPipeline().process(img)
+    finally:
+        vp.find_index_pairs = real
+    return seen[0]
+
+
+def test_the_trace_tells_what_became_of_every_pair():
+    img, _ = render_scene(1280, 720, seed=1, layout=_pile_and_row(90), occluders=0)
+    (frame, plane, holes, mask, gray, *_), kw = _finder_args(img)
+    trace: dict = {}
+    found = find_index_pairs(frame, plane, holes, mask, gray, refs=kw["refs"], trace=trace)
+    fates = [c[3] for c in trace["cands"]]
+    assert fates.count("read") == len(found) > 0
+    assert set(fates) <= {"read", "declined", "misplaced", "cap", "used", "repeat", "no_edge"}
+    assert len(trace["skip"]) == len(trace["spots"].centres)
+
+
+def test_pairs_with_no_card_end_seen_are_tried_few_and_never_read_as_6_or_9(monkeypatch):
+    # every pair looks edge-free (as an index whose card edge is lost against
+    # a white card next to it): a few are still read, and a 6 or 9 is not
+    # trusted (upside down, each reads as the other)
+    img, truth = render_scene(1280, 720, seed=1, layout=_pile_and_row(0), occluders=0)
+    (frame, plane, holes, mask, gray, *_), kw = _finder_args(img)
+    monkeypatch.setattr(ip, "edge_beyond", lambda *a: False)
+    trace: dict = {}
+    found = find_index_pairs(frame, plane, holes, mask, gray, refs=kw["refs"], trace=trace)
+    tried = [c for c in trace["cands"] if c[3] in ("read", "declined", "misplaced")]
+    assert 0 < len(tried) <= ip.MAX_BLIND_TRIES
+    assert all(p.reading.rank not in ip.TURN_ALIKE for p in found)
+    cards = {(c.rank, c.suit) for c in truth.cards if c.kind == "face"}
+    assert all((p.reading.rank, p.reading.suit) in cards for p in found)
+
+
+def test_misses_bench_gives_every_missed_card_one_finder_fate():
+    from bench.vision_misses import FINDER_FATES, classify
+
+    t = classify(1, seed0=7)
+    assert t["missed"] == sum(t[k] for k in FINDER_FATES)
+    assert t["expected"] == t["corner_read_ok"] + t["corner_misread"] + t["corner_declined"] + t["no_corner"]
