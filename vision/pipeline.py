@@ -400,10 +400,13 @@ class VisionPipeline:
         h, w = gray.shape
         rois = []
         stats, _ = holes
-        for x, y, bw, bh, area in stats[1:]:
-            if area < 12 or not 0.5 < bw / bh < 2.0 or area < 0.25 * bw * bh:
-                continue
-            box = plane.to_plane(np.float32([[x, y], [x + bw, y + bh]]))
+        # the size and shape tests on every spot at once (a frame holds hundreds);
+        # the spots' boxes mapped in one call, point by point as one at a time
+        x, y, bw, bh, area = stats[1:].T
+        keep = np.flatnonzero((area >= 12) & (bw > 0.5 * bh) & (bw < 2.0 * bh) & (area >= 0.25 * bw * bh))
+        ends = plane.to_plane(np.float32(np.c_[x[keep], y[keep], x[keep] + bw[keep], y[keep] + bh[keep]]).reshape(-1, 2)).reshape(-1, 2, 2)
+        for k, box in zip(keep.tolist(), ends, strict=True):
+            x, y, bw, bh, area = stats[1 + k]
             side = float(np.linalg.norm(box[1] - box[0])) / 1.41
             if 11 < side < 46:  # 30 mm turned 45 degrees: a 42 mm box
                 pad = 0.35 * max(bw, bh) + 3
