@@ -138,3 +138,13 @@ def test_a_still_table_reuses_the_last_result_and_a_change_is_seen():
     assert changed.sightings is not first.sightings
     full = VisionPipeline(reuse_static=False)
     assert [s.label for s in full.process(noisy).sightings] == [s.label for s in first.sightings]
+
+
+def test_an_empty_table_and_blank_paper_give_no_sightings():
+    """Frames where a step has nothing to work on (no paper; paper without a
+    single ink spot) go through every step and report nothing."""
+    table = np.full((720, 1280, 3), (40, 90, 50), np.uint8)
+    assert VisionPipeline(use_mat=False).process(table).sightings == []
+    paper = table.copy()
+    paper[200:400, 300:440] = 235  # a blank white sheet: paper with no holes at all
+    assert all(s.kind != "card" for s in VisionPipeline(use_mat=False).process(paper).sightings)

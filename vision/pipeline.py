@@ -404,7 +404,8 @@ class VisionPipeline:
         # the spots' boxes mapped in one call, point by point as one at a time
         x, y, bw, bh, area = stats[1:].T
         keep = np.flatnonzero((area >= 12) & (bw > 0.5 * bh) & (bw < 2.0 * bh) & (area >= 0.25 * bw * bh))
-        ends = plane.to_plane(np.float32(np.c_[x[keep], y[keep], x[keep] + bw[keep], y[keep] + bh[keep]]).reshape(-1, 2)).reshape(-1, 2, 2)
+        boxes = np.float32(np.c_[x[keep], y[keep], x[keep] + bw[keep], y[keep] + bh[keep]]).reshape(-1, 2)
+        ends = plane.to_plane(boxes).reshape(-1, 2, 2) if len(keep) else np.zeros((0, 2, 2), np.float32)
         for k, box in zip(keep.tolist(), ends, strict=True):
             x, y, bw, bh, area = stats[1 + k]
             side = float(np.linalg.norm(box[1] - box[0])) / 1.41
