@@ -70,8 +70,8 @@ def test_glyph_network_weights_ship_and_read_clean_glyphs():
     for rank, suit in (("K", "spades"), ("7", "hearts"), ("10", "clubs"), ("A", "diamonds")):
         gl = extract_glyphs(_patch(rank, suit, style, ppm=2.5))
         assert gl is not None
-        r, _, _ = glyph_model.classify_rank(gl.rank_ink)
-        s, _, _ = glyph_model.classify_suit(gl.suit_ink, gl.red)
+        r, _, _ = glyph_model.classify_rank(gl.rank_ink, gl.rank_view)
+        s, _, _ = glyph_model.classify_suit(gl.suit_ink, gl.suit_view, gl.red)
         right += (r, s) == (rank, suit)
     assert right >= 3
 
@@ -83,10 +83,10 @@ def test_the_network_reads_and_the_templates_may_veto(monkeypatch):
     assert read_patch(patch) is not None
     junk = np.zeros(len(glyph_model.RANK_CLASSES))
     junk[-1] = 1.0
-    monkeypatch.setattr(glyph_model, "rank_probs", lambda ink: junk)
+    monkeypatch.setattr(glyph_model, "rank_probs", lambda ink, view: junk)
     assert read_patch(patch) is None  # the network calls it a sideways glyph
     monkeypatch.undo()
-    monkeypatch.setattr(corner_index, "MIN_TEMPLATE_RANK", 1.01)
+    monkeypatch.setattr(corner_index, "THRESHOLDS", corner_index.Thresholds(min_template_rank=1.01))
     assert read_patch(patch) is None  # the templates find it like no rank
 
 
@@ -117,3 +117,32 @@ def test_a_rank_and_suit_run_together_are_cut_apart():
     gl = extract_glyphs(patch)
     assert gl is not None
     assert gl.rank_box[1] + gl.rank_box[3] <= gl.suit_box[1] + 2
+
+
+def test_the_shipped_network_runs_as_it_was_trained():
+    """glyph_model's inference (channels first, one gather per layer) and
+    glyph_train's batch forward pass give the same probabilities."""
+    from vision import glyph_model, glyph_train
+
+    d = np.load(glyph_model.MODEL_PATH)
+    P = {k: d[f"suit_{k}"].astype(np.float32) for k in glyph_model.LAYERS}
+    net = glyph_model._Net(*(P[k] for k in glyph_model.LAYERS))
+    rng = np.random.default_rng(3)
+    ink = rng.random((22, 15)).astype(np.float32) * 200
+    view = rng.random((28, 21)).astype(np.float32) * 200
+    own, aspect = glyph_model.glyph_canvas(ink)
+    img = np.stack([own, glyph_model.glyph_canvas(view)[0]])
+    z = net.logits(img, aspect)
+    batch = glyph_train.predict(P, img.transpose(1, 2, 0)[None], np.array([[aspect]], np.float32))[0]
+    assert np.allclose(np.exp(z - z.max()) / np.exp(z - z.max()).sum(), batch, atol=1e-5)
+
+
+def test_thresholds_decide_from_gathered_evidence():
+    from vision import corner_index
+
+    patch = _patch("K", "spades", cardart.deck_styles()[1])
+    gl = corner_index.extract_glyphs(patch)
+    ev = corner_index.evidence(gl, corner_index.builtin_references(), full=True)
+    r = corner_index.decide(ev, corner_index.THRESHOLDS)
+    assert r is not None and (r.rank, r.suit) == ("K", "spades")
+    assert corner_index.decide(ev, corner_index.Thresholds(net_suit=1.01)) is None

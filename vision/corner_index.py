@@ -355,6 +355,23 @@ class Glyphs:
     red: bool | None
     rank_box: tuple[int, int, int, int]
     suit_box: tuple[int, int, int, int]
+    #: the grey ink around each glyph's box, other glyphs not blanked: what a
+    #: threshold cuts off a blurred glyph's edge (a club's lobes, a spade's
+    #: point at 5 pixels) is still there for the network
+    rank_view: np.ndarray | None = None
+    suit_view: np.ndarray | None = None
+
+
+#: margin of a glyph's view around its box, patch pixels (blur at 1 px/mm)
+VIEW_PAD = 3
+
+
+def _view(raw: np.ndarray, floor: float, box) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    h, w = raw.shape
+    x0, y0 = max(x0 - VIEW_PAD, 0), max(y0 - VIEW_PAD, 0)
+    x1, y1 = min(x1 + VIEW_PAD, w), min(y1 + VIEW_PAD, h)
+    return np.maximum(raw[y0:y1, x0:x1].astype(np.float32) - floor, 0)
 
 
 def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
@@ -390,29 +407,42 @@ def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
     suit_ink = _glyph_ink(raw, p20, labels, [suit_c[0]], (sx, sy, sx + sw, sy + sh))
     paper = (labels == 0) & (raw <= p40)
     red = _paper_and_colour(patch, labels == suit_c[0], paper)
-    return Glyphs(rank_ink, suit_ink, red, (gx0, gy0, gx1 - gx0, gy1 - gy0), (sx, sy, sw, sh))
+    return Glyphs(
+        rank_ink,
+        suit_ink,
+        red,
+        (gx0, gy0, gx1 - gx0, gy1 - gy0),
+        (sx, sy, sw, sh),
+        _view(raw, p20, (gx0, gy0, gx1, gy1)),
+        _view(raw, p20, (sx, sy, sx + sw, sy + sh)),
+    )
 
 
 # The trained network (vision.glyph_model) reads; the font templates check it.
-# A rank stands when the network gives it NET_RANK and the templates find the
-# same rank (NET_RANK_LOW when they match it by TEMPLATE_SURE), or
-# NET_RANK_ALONE when they do not; either way the rank's ink
-# must look like some rank to the templates (MIN_TEMPLATE_RANK).  The suit is
-# the network's among the suits of the ink's colour, holding NET_SUIT or more
+# A rank stands when the network gives it net_rank and the templates find the
+# same rank (net_rank_low when they match it by template_sure), or
+# net_rank_alone when they do not; either way the rank's ink
+# must look like some rank to the templates (min_template_rank).  The suit is
+# the network's among the suits of the ink's colour, holding net_suit or more
 # of the probability those suits (and junk) hold; the suit templates' Fisher
-# split may veto it when it clearly says the other suit (SUIT_VETO).  Glyphs the network takes for a sideways or upside-down
-# index (junk) above NET_JUNK are not read, nor is ink of unknown colour.
-# Chosen on index patches cut from generated scenes (seeds 0-59; the network
-# is trained on random designs, not the generator's) and checked on seeds
-# 500-559.
-NET_RANK = 0.7
-NET_RANK_LOW = 0.55  # enough when the templates are sure of the same rank
-TEMPLATE_SURE = 0.85
-NET_RANK_ALONE = 0.9
-NET_SUIT = 0.95
-MIN_TEMPLATE_RANK = 0.45
-SUIT_VETO = 0.2
-NET_JUNK = 0.2
+# split may veto it when it clearly says the other suit (suit_veto).  Glyphs
+# the network takes for a sideways or upside-down index (junk) above net_junk
+# are not read, nor is ink of unknown colour.  Chosen on index patches cut
+# from generated scenes (seeds 0-59; the network is trained on random
+# designs, not the generator's) and checked on seeds 500-559.
+@dataclass(frozen=True)
+class Thresholds:
+    net_rank: float = 0.7
+    net_rank_low: float = 0.55  # enough when the templates are sure of the same rank
+    template_sure: float = 0.85
+    net_rank_alone: float = 0.8
+    net_suit: float = 0.95
+    min_template_rank: float = 0.45
+    suit_veto: float = 0.2
+    net_junk: float = 0.2
+
+
+THRESHOLDS = Thresholds()
 
 
 def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReading | None:
@@ -430,38 +460,72 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
         r = _read_templates(gl, refs)
         if r is not None or not glyph_model.available():
             return r
-    return _read_checked(gl, refs)
+    return decide(evidence(gl, refs), THRESHOLDS)
 
 
-def _read_checked(gl: Glyphs, refs: References) -> IndexReading | None:
-    if gl.red is None:
+@dataclass(frozen=True)
+class Evidence:
+    """What the network and the templates say of a patch's glyphs (see decide)."""
+
+    glyphs: Glyphs
+    rank_p: np.ndarray | None = None  # network, RANK_CLASSES
+    suit_p: np.ndarray | None = None  # network, SUIT_CLASSES
+    template_rank: str = ""
+    rank_score: float = -1.0
+    template_suit: str = ""
+    suit_score: float = -1.0
+    suit_split: float = 0.0
+    complete: bool = False  # False: gathering stopped at a sure decline
+
+
+def evidence(gl: Glyphs, refs: References, full: bool = False) -> Evidence:
+    """The network's probabilities and the templates' matches.  Unless ``full``,
+    stops as soon as the default thresholds would decline (the network first:
+    it is cheap, and declines most unreadable patches)."""
+    if gl.red is None and not full:
+        return Evidence(gl)
+    pr = glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
+    r = int(np.argmax(pr))
+    t = THRESHOLDS
+    if not full and (glyph_model.RANK_CLASSES[r] not in RANKS or pr[r] < t.net_rank_low or pr[-1] > t.net_junk):
+        return Evidence(gl, pr)
+    ps = glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
+    if not full and (ps[-1] > t.net_junk or _suit_share(ps, gl.red)[1] < t.net_suit):
+        return Evidence(gl, pr, ps)
+    t_rank, rs, _ = refs.rank(gl.rank_ink)
+    t_suit, ss, split = refs.suit(gl.suit_ink, gl.red) if gl.red is not None else ("", -1.0, 0.0)
+    return Evidence(gl, pr, ps, t_rank, rs, t_suit, ss, split, complete=True)
+
+
+def _suit_share(ps: np.ndarray, red: bool) -> tuple[int, float]:
+    """The network's suit among the suits of the ink's colour, and its share
+    of the probability those suits and junk hold (so that doubt about the
+    colour does not count twice)."""
+    same = [i for i, x in enumerate(SUITS) if (x in RED_SUITS) == red]
+    si = max(same, key=lambda i: ps[i])
+    return si, float(ps[si] / (sum(ps[i] for i in same) + ps[-1]))
+
+
+def decide(ev: Evidence, t: Thresholds) -> IndexReading | None:
+    """A reading when the evidence clears the thresholds ``t``, else None."""
+    gl, pr, ps = ev.glyphs, ev.rank_p, ev.suit_p
+    if gl.red is None or not ev.complete:
         return None
-    # the network first: it is cheap, and declines most unreadable patches
-    pr = glyph_model.rank_probs(gl.rank_ink)
     r = int(np.argmax(pr))
     rank = glyph_model.RANK_CLASSES[r]
-    if rank not in RANKS or pr[r] < NET_RANK_LOW or pr[-1] > NET_JUNK:
+    if rank not in RANKS or pr[r] < t.net_rank_low or pr[-1] > t.net_junk or ps[-1] > t.net_junk:
         return None
-    ps = glyph_model.suit_probs(gl.suit_ink)
-    if ps[-1] > NET_JUNK:
-        return None
-    # the colour is known: the suit's share among the suits of that colour
-    # (and junk), so that doubt about the colour does not count twice
-    same = [i for i, x in enumerate(SUITS) if (x in RED_SUITS) == gl.red]
-    si = max(same, key=lambda i: ps[i])
+    si, p_suit = _suit_share(ps, gl.red)
     suit = SUITS[si]
-    p_suit = float(ps[si] / (sum(ps[i] for i in same) + ps[-1]))
-    if p_suit < NET_SUIT:
+    if p_suit < t.net_suit:
         return None
-    t_rank, rs, _ = refs.rank(gl.rank_ink)
-    agree = t_rank == rank
-    sure = pr[r] >= NET_RANK or (pr[r] >= NET_RANK_LOW and rs >= TEMPLATE_SURE)
-    if rs < MIN_TEMPLATE_RANK or not ((agree and sure) or pr[r] >= NET_RANK_ALONE):
+    agree = ev.template_rank == rank
+    sure = pr[r] >= t.net_rank or (pr[r] >= t.net_rank_low and ev.rank_score >= t.template_sure)
+    if ev.rank_score < t.min_template_rank or not ((agree and sure) or pr[r] >= t.net_rank_alone):
         return None
-    t_suit, ss, split = refs.suit(gl.suit_ink, gl.red)
-    if t_suit != suit and split >= SUIT_VETO:
+    if ev.template_suit != suit and ev.suit_split >= t.suit_veto:
         return None
-    conf = float(np.clip(0.5 * min(pr[r], p_suit) + 0.3 * min(rs, ss) + (0.2 if agree else 0.0), 0, 1))
+    conf = float(np.clip(0.5 * min(pr[r], p_suit) + 0.3 * min(ev.rank_score, ev.suit_score) + (0.2 if agree else 0.0), 0, 1))
     return IndexReading(rank, suit, conf, gl.rank_box, gl.suit_box)
 
 

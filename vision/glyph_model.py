@@ -1,11 +1,20 @@
-"""The corner-index glyph classifier: a small neural network (one hidden
-layer) for the rank and one for the suit, run in numpy.
+"""The corner-index glyph classifier: a small convolutional network for the
+rank and one for the suit, run in numpy (and OpenCV's matrix product).
 
 Trained by :mod:`vision.glyph_train` on corner indices drawn in random deck
-designs and photographed by a simulated camera; the weights ship as
-``glyph_model.npz`` next to this file, two networks of each kind whose
-probabilities are averaged.  It returns probabilities, so the
-reader can refuse to read when the network is unsure (never guess)."""
+designs (many typefaces, index sizes and letterings) and photographed by a
+simulated camera; the weights ship as ``glyph_model.npz`` next to this file,
+networks trained apart whose probabilities are averaged.  It returns
+probabilities, so the reader can refuse to read when the network is unsure
+(never guess).
+
+The input keeps the glyph's shape: its grey ink scaled, aspect kept, into a
+24 x 24 canvas (a tiny spade and club differ in a few grey levels that a
+stretch to a fixed box would smear), as two channels: the glyph's own ink
+(other glyphs blanked, cut at the reader's threshold) and the grey view
+around its box, with the faint edge a threshold cuts off; plus the box's
+aspect ratio.  Two 3 x 3 convolution layers (each halving the size) see
+strokes and lobes wherever the crop put them; one hidden layer decides."""
 
 from __future__ import annotations
 
@@ -18,36 +27,117 @@ import numpy as np
 from .glyphs import RANKS, SUITS
 
 MODEL_PATH = Path(__file__).with_name("glyph_model.npz")
+#: the first, one-hidden-layer networks, averaged in (see _Mlp)
+MLP_PATH = Path(__file__).with_name("glyph_mlp.npz")
 #: "0" and "1" alone are half a "10": recognised so that they are not read;
 #: "junk" is whatever a patch sampled sideways or upside down holds.
 RANK_CLASSES = (*RANKS, "0", "1", "junk")
 SUIT_CLASSES = (*SUITS, "junk")
-FEAT_W, FEAT_H = 16, 20
+CANVAS = 24  # network input, pixels a side
+LAYERS = ("K1", "c1", "K2", "c2", "W1", "b1", "W2", "b2")
 
 
-def glyph_features(ink: np.ndarray) -> np.ndarray:
-    """A glyph's grey ink, cropped to its box -> features: the ink resized to
-    16 x 20, zero mean, unit length (so contrast does not matter), and the
-    logarithm of the box's aspect ratio (which the resize throws away)."""
+def glyph_canvas(ink: np.ndarray) -> tuple[np.ndarray, float]:
+    """A glyph's grey ink (cropped to its box) -> (CANVAS x CANVAS image, its
+    largest side filling all but a pixel each side, centred, scaled to 0..1;
+    the logarithm of the box's aspect ratio)."""
     ink = ink.astype(np.float32)
-    f = cv2.resize(ink, (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA).ravel()
-    f -= f.mean()
-    n = float(np.sqrt(np.dot(f, f)))
-    f = f / n if n > 1e-6 else f
-    aspect = np.log(max(ink.shape[1], 1) / max(ink.shape[0], 1))
-    return np.append(f, np.float32(aspect)).astype(np.float32)
+    h, w = ink.shape
+    s = min((CANVAS - 2) / max(h, 1), (CANVAS - 2) / max(w, 1))
+    nw, nh = max(1, round(w * s)), max(1, round(h * s))
+    small = cv2.resize(ink, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    out = np.zeros((CANVAS, CANVAS), np.float32)
+    y0, x0 = (CANVAS - nh) // 2, (CANVAS - nw) // 2
+    out[y0 : y0 + nh, x0 : x0 + nw] = small
+    m = float(out.max())
+    if m > 1e-6:
+        out *= 1.0 / m
+    return out, float(np.log(max(w, 1) / max(h, 1)))
+
+
+@functools.cache
+def _neighbours(c: int, h: int, w: int) -> np.ndarray:
+    """Indices into a flattened C x H x W array with a zero appended: row
+    (neighbour, channel), column pixel; outside the image -> the zero."""
+    ch, y, x = np.meshgrid(np.arange(c), np.arange(h), np.arange(w), indexing="ij")
+    rows = []
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            yy, xx = y + dy, x + dx
+            inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+            rows.append(np.where(inside, (ch * h + yy.clip(0, h - 1)) * w + xx.clip(0, w - 1), c * h * w).reshape(c, h * w))
+    return np.concatenate(rows).astype(np.intp)
+
+
+def _im2col(x: np.ndarray) -> np.ndarray:
+    """C x H x W -> (9*C) x (H*W): every pixel's 3 x 3 neighbourhood (zero
+    padded), neighbour by neighbour, each neighbour's channels together."""
+    c, h, w = x.shape
+    return np.append(x.ravel(), np.float32(0)).take(_neighbours(c, h, w))
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    """2 x 2 max pooling of C x H x W."""
+    return np.maximum(np.maximum(x[:, 0::2, 0::2], x[:, 1::2, 0::2]), np.maximum(x[:, 0::2, 1::2], x[:, 1::2, 1::2]))
 
 
 class _Net:
-    def __init__(self, W1, b1, W2, b2) -> None:
-        self.W1, self.b1, self.W2, self.b2 = W1, b1, W2, b2
+    """Weights as glyph_train stores them (channels last); kept here with the
+    channels first, which makes every product here one contiguous matrix."""
 
-    def probs(self, x: np.ndarray) -> np.ndarray:
-        # einsum, not BLAS: a threaded BLAS on a busy machine is far slower here
-        h = np.maximum(np.einsum("i,ij->j", x, self.W1) + self.b1, 0)
-        z = np.einsum("i,ij->j", h, self.W2) + self.b2
-        z = np.exp(z - z.max())
-        return z / z.sum()
+    def __init__(self, K1, c1, K2, c2, W1, b1, W2, b2) -> None:
+        self.K1, self.c1 = np.ascontiguousarray(K1.T), c1[:, None]
+        self.K2, self.c2 = np.ascontiguousarray(K2.T), c2[:, None]
+        n_out = K2.shape[1]
+        side = CANVAS // 4
+        # fully connected rows: (y, x, channel) order -> (channel, y, x)
+        conv = W1[: side * side * n_out].reshape(side, side, n_out, -1).transpose(2, 0, 1, 3).reshape(side * side * n_out, -1)
+        self.W1, self.b1 = np.ascontiguousarray(np.vstack([conv, W1[side * side * n_out :]])), b1
+        self.W2, self.b2 = W2, b2
+
+    def logits(self, img: np.ndarray, aspect: float) -> np.ndarray:
+        n = img.shape[1]
+        a1 = np.maximum(self.K1 @ _im2col(img) + self.c1, 0).reshape(-1, n, n)
+        a2 = np.maximum(self.K2 @ _im2col(_pool(a1)) + self.c2, 0).reshape(-1, n // 2, n // 2)
+        f = np.append(_pool(a2).ravel(), np.float32(aspect))
+        h = np.maximum(f @ self.W1 + self.b1, 0)
+        return h @ self.W2 + self.b2
+
+
+class _Mlp:
+    """The reader's first network (one hidden layer on the glyph's ink
+    stretched to 16 x 20, members trained apart as one wider layer): kept
+    beside the convolutional one, as it fails differently."""
+
+    def __init__(self, members: list[tuple[np.ndarray, ...]]) -> None:
+        self.W1 = np.concatenate([m[0] for m in members], axis=1)
+        self.b1 = np.concatenate([m[1] for m in members])
+        k = members[0][2].shape[1]
+        self.W2 = np.zeros((self.W1.shape[1], k * len(members)), np.float32)
+        row = 0
+        for i, m in enumerate(members):
+            self.W2[row : row + m[2].shape[0], i * k : (i + 1) * k] = m[2]
+            row += m[2].shape[0]
+        self.b2 = np.concatenate([m[3] for m in members])
+        self.k, self.n = k, len(members)
+
+    def probs(self, ink: np.ndarray) -> np.ndarray:
+        x = stretched_features(ink)
+        h = np.maximum(x @ self.W1 + self.b1, 0)
+        z = (h @ self.W2 + self.b2).reshape(self.n, self.k)
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return (z / z.sum(axis=1, keepdims=True)).mean(axis=0)
+
+
+def stretched_features(ink: np.ndarray) -> np.ndarray:
+    """The first network's input: the ink resized to 16 x 20, zero mean, unit
+    length, and the logarithm of the box's aspect ratio."""
+    ink = ink.astype(np.float32)
+    f = cv2.resize(ink, (16, 20), interpolation=cv2.INTER_AREA).ravel()
+    f -= f.mean()
+    n = float(np.sqrt(np.dot(f, f)))
+    f = f / n if n > 1e-6 else f
+    return np.append(f, np.float32(np.log(max(ink.shape[1], 1) / max(ink.shape[0], 1)))).astype(np.float32)
 
 
 class _Ensemble:
@@ -55,31 +145,23 @@ class _Ensemble:
     confident mistakes are mostly not the other's, so the average is sure
     less often when wrong."""
 
-    def __init__(self, nets: list[_Net]) -> None:
-        self.nets = nets
-        # all members as one wider layer and one block-diagonal output layer:
-        # two small products instead of two per member (this is on the hot path)
-        self.W1 = np.concatenate([n.W1 for n in nets], axis=1)
-        self.b1 = np.concatenate([n.b1 for n in nets])
-        k = nets[0].W2.shape[1]
-        self.W2 = np.zeros((self.W1.shape[1], k * len(nets)), np.float32)
-        row = 0
-        for i, n in enumerate(nets):
-            self.W2[row : row + n.W2.shape[0], i * k : (i + 1) * k] = n.W2
-            row += n.W2.shape[0]
-        self.b2 = np.concatenate([n.b2 for n in nets])
-        self.k = k
+    def __init__(self, nets: list[_Net], mlp: _Mlp | None) -> None:
+        self.nets, self.mlp = nets, mlp
 
-    def probs(self, x: np.ndarray) -> np.ndarray:
-        h = np.maximum(np.einsum("i,ij->j", x, self.W1) + self.b1, 0)
-        z = (np.einsum("i,ij->j", h, self.W2) + self.b2).reshape(len(self.nets), self.k)
-        z = np.exp(z - z.max(axis=1, keepdims=True))
-        return (z / z.sum(axis=1, keepdims=True)).mean(axis=0)
+    def probs(self, ink: np.ndarray, view: np.ndarray) -> np.ndarray:
+        own, aspect = glyph_canvas(ink)
+        img = np.stack([own, glyph_canvas(view)[0]])
+        out = [self.mlp.probs(ink)] if self.mlp is not None else []
+        for net in self.nets:
+            z = net.logits(img, aspect)
+            z = np.exp(z - z.max())
+            out.append(z / z.sum())
+        return np.mean(out, axis=0)
 
 
-def _members(d) -> list[str]:
-    """Key prefixes of the ensemble members in a weights file ("" for the first)."""
-    return sorted(k[: -len("rank_W1")] for k in d.files if k.endswith("rank_W1"))
+def _members(d, kind: str, first: str) -> list[str]:
+    """Key prefixes of one kind's ensemble members in a weights file ("" for the first)."""
+    return sorted(k[: -len(f"{kind}_{first}")] for k in d.files if k.endswith(f"{kind}_{first}"))
 
 
 @functools.cache
@@ -87,10 +169,14 @@ def _nets() -> tuple[_Ensemble, _Ensemble] | None:
     if not MODEL_PATH.exists():
         return None
     d = np.load(MODEL_PATH)
-    return tuple(
-        _Ensemble([_Net(*(d[f"{m}{kind}_{k}"] for k in ("W1", "b1", "W2", "b2"))) for m in _members(d)])
-        for kind in ("rank", "suit")
-    )
+    mlp = np.load(MLP_PATH) if MLP_PATH.exists() else None
+    out = []
+    for kind in ("rank", "suit"):
+        nets = [_Net(*(d[f"{m}{kind}_{k}"].astype(np.float32) for k in LAYERS)) for m in _members(d, kind, "K1")]
+        old = _members(mlp, kind, "W1") if mlp is not None else []
+        first = _Mlp([tuple(mlp[f"{m}{kind}_{k}"] for k in ("W1", "b1", "W2", "b2")) for m in old]) if old else None
+        out.append(_Ensemble(nets, first))
+    return tuple(out)
 
 
 def available() -> bool:
@@ -98,29 +184,30 @@ def available() -> bool:
     return _nets() is not None
 
 
-def classify_rank(ink: np.ndarray) -> tuple[str, float, float]:
+def classify_rank(ink: np.ndarray, view: np.ndarray) -> tuple[str, float, float]:
     """(rank class, probability, probability of the runner-up)."""
-    return _top(rank_probs(ink), RANK_CLASSES)
+    return _top(rank_probs(ink, view), RANK_CLASSES)
 
 
-def classify_suit(ink: np.ndarray, red: bool | None) -> tuple[str, float, float]:
+def classify_suit(ink: np.ndarray, view: np.ndarray, red: bool | None) -> tuple[str, float, float]:
     """(suit, probability, runner-up probability) among the suits of the ink's
     colour when it is known.  Not renormalised: a shape the network takes for
     the other colour keeps a low probability, and is not read."""
-    p = suit_probs(ink)
+    p = suit_probs(ink, view)
     if red is not None:
         p = p * np.array([s == "junk" or (s in ("hearts", "diamonds")) == red for s in SUIT_CLASSES], np.float32)
     return _top(p, SUIT_CLASSES)
 
 
-def rank_probs(ink: np.ndarray) -> np.ndarray:
-    """The network's probability of every class in RANK_CLASSES."""
-    return _nets()[0].probs(glyph_features(ink))
+def rank_probs(ink: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """The network's probability of every class in RANK_CLASSES, from the
+    rank's own ink and the view around it (see Glyphs)."""
+    return _nets()[0].probs(ink, view)
 
 
-def suit_probs(ink: np.ndarray) -> np.ndarray:
+def suit_probs(ink: np.ndarray, view: np.ndarray) -> np.ndarray:
     """The network's probability of every class in SUIT_CLASSES."""
-    return _nets()[1].probs(glyph_features(ink))
+    return _nets()[1].probs(ink, view)
 
 
 def _top(p: np.ndarray, names) -> tuple[str, float, float]:

@@ -1,17 +1,28 @@
 """Training the corner-index glyph classifier (:mod:`vision.glyph_model`).
 
-    .venv/bin/python -m vision.glyph_train            # writes vision/glyph_model.npz
+    # more letter shapes for training only (Debian font packages, unpacked, not installed):
+    apt-get download fonts-urw-base35 fonts-freefont-ttf fonts-crosextra-caladea \
+        fonts-crosextra-carlito fonts-lato fonts-ebgaramond fonts-texgyre fonts-open-sans fonts-roboto-unhinted
+    for f in *.deb; do dpkg -x $f /tmp/trainfonts; done
+    .venv/bin/python -m vision.glyph_train --samples 55000 --epochs 12 --font-dir /tmp/trainfonts --jobs 2
 
-Samples are corner indices drawn in random deck designs (every system font,
-random index size, squeeze, stroke weight, polygon or font suits, colours),
-photographed by a simulated camera (0.95-4.5 px/mm, mostly under 2, slight rotation, blur,
-noise, JPEG) and sampled back into an upright patch with the corner placed a
-little wrong, exactly as the pipeline would see them.  The glyphs are then cut
-out by the reader's own :func:`vision.corner_index.extract_glyphs`, so the
-classifier learns what the reader actually hands it.  Random designs (not the
-scene generator's fixed ones) and stroke/shape jitter keep it from learning
-one deck.  The weights are shipped in the repository, so every machine (a Pi
-with other fonts too) reads the same way."""
+writes vision/glyph_model.npz (one convolutional network for the rank, one
+for the suit; ``--merge`` joins weight files into an ensemble).  The first,
+one-hidden-layer networks (vision/glyph_mlp.npz) were trained by this
+module's earlier version (git history) and are averaged in at run time.
+
+Samples are corner indices drawn in random deck designs (the machine's fonts
+and any under ``--font-dir``, random index size up to 10.5 mm rank glyphs,
+squeeze, stroke weight, polygon or font suits, colours, and French court
+letters R/D/V drawn as K/Q/J), photographed by a simulated camera (0.95-4.5
+px/mm, mostly under 2, slight rotation, blur, noise, JPEG) and sampled back
+into an upright patch with the corner placed a little wrong, exactly as the
+pipeline would see them.  The glyphs are then cut out by the reader's own
+:func:`vision.corner_index.extract_glyphs`, so the classifier learns what the
+reader actually hands it.  Random designs (not the scene generator's fixed
+ones) and stroke/shape jitter keep it from learning one deck.  The weights
+are shipped in the repository, so every machine (a Pi with other fonts too)
+reads the same way."""
 
 from __future__ import annotations
 
@@ -21,28 +32,48 @@ import time
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from PIL import Image, ImageDraw
 
 from . import geometry as g
 from .cardart import PX, DeckStyle, text_image
 from .corner_index import PATCH_H, PATCH_PPM, PATCH_W, extract_glyphs
 from .fonts import suit_glyph_fonts, system_fonts
-from .glyph_model import MODEL_PATH, RANK_CLASSES, SUIT_CLASSES, glyph_features
+from .glyph_model import CANVAS, LAYERS, MODEL_PATH, RANK_CLASSES, SUIT_CLASSES, glyph_canvas
 from .glyphs import RED_SUITS, SUIT_CHAR, draw_suit
 
 _MARGIN = 4.0  # mm of table around the card corner in the rendered tile
+#: other letterings of the court cards, drawn as the same class
+ALT_LETTERS = {"K": "R", "Q": "D", "J": "V"}
+
+
+def training_fonts(extra_dirs: tuple[str, ...] = ()) -> list[str]:
+    """The machine's fonts plus upright fonts under ``extra_dirs`` (more letter
+    shapes for training only: the reader needs none of them at run time)."""
+    import glob
+
+    fonts = list(system_fonts())
+    skip = ("italic", "oblique", "light", "thin", "hairline", "dingbat", "symbol", "math", "initials", "-it.", "ital", "slanted", "bdita", "z003", "d050000l")
+    for d in extra_dirs:
+        for ext in ("ttf", "otf"):
+            for f in sorted(glob.glob(os.path.join(d, "**", f"*.{ext}"), recursive=True)):
+                if not any(k in os.path.basename(f).lower() for k in skip):
+                    fonts.append(f)
+    return fonts
 
 
 def _random_style(rng: np.random.Generator, fonts: list[str]) -> DeckStyle:
     glyph_fonts = suit_glyph_fonts()
+    # most indices are 8-13 mm tall (rank over suit); a few decks draw them bigger
+    big = rng.random() < 0.15
     black = tuple(int(v) for v in rng.integers(0, 60, 3))
     red = (int(rng.integers(150, 235)), int(rng.integers(0, 60)), int(rng.integers(0, 70)))
     paper = tuple(int(v) for v in rng.integers(225, 256, 3))
     return DeckStyle(
         rank_font=str(rng.choice(fonts)),
         suit_font=str(rng.choice(glyph_fonts)) if glyph_fonts and rng.random() < 0.35 else None,
-        rank_h=float(rng.uniform(4.5, 8.5)),
-        suit_h=float(rng.uniform(3.6, 6.6)),
+        rank_h=float(rng.uniform(8.0, 10.5) if big else rng.uniform(4.5, 8.5)),
+        suit_h=float(rng.uniform(5.0, 7.5) if big else rng.uniform(3.6, 6.6)),
         index_x=float(rng.uniform(4.5, 7.5)),
         index_y=float(rng.uniform(2.5, 5.5)),
         gap=float(rng.uniform(0.3, 2.0)),
@@ -87,7 +118,10 @@ def _corner_tile(rng: np.random.Generator, rank: str, suit: str, style: DeckStyl
     ImageDraw.Draw(img).rounded_rectangle([m, m, tw + 50, th + 50], radius=int(g.CARD_RADIUS * PX), fill=style.paper)
     colour = style.red if suit in RED_SUITS else style.black
     squeeze = style.condensed * (0.8 if rank == "10" else 1.0)
-    rank_ink = _weight(rng, text_image(rank, style.rank_font, int(style.rank_h * PX), squeeze))
+    # French and other decks letter the court cards differently (Roi, Dame,
+    # Valet): the same class, so that such a deck reads as the English one
+    letter = ALT_LETTERS.get(rank, rank) if rng.random() < 0.12 else rank
+    rank_ink = _weight(rng, text_image(letter, style.rank_font, int(style.rank_h * PX), squeeze))
     cx, y = m + style.index_x * PX, m + style.index_y * PX
     img.paste(Image.new("RGB", rank_ink.size, colour), (int(cx - rank_ink.width / 2), int(y)), rank_ink)
     sy = y + rank_ink.height + style.gap * PX
@@ -155,13 +189,14 @@ _SUIT_P = np.array([{"spades": 0.3, "clubs": 0.3}.get(s, 0.2) for s in SUIT_CLAS
 _RANK_W = np.array([1.6 if r in ("6", "8", "9", "10", "Q", "J") else 1.0 for r in RANK_CLASSES[:13]])
 
 
-def make_samples(n: int, seed: int, junk: float = 0.45) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(rank features, rank labels, suit features, suit labels) from ``n`` drawn
-    corners; for a share ``junk`` of them also the same corner seen sideways or
-    upside down, labelled junk."""
+def draw_glyphs(n: int, seed: int, junk: float = 0.45, font_dirs: tuple[str, ...] = ()) -> list[tuple]:
+    """``n`` drawn corners as the reader's glyphs: [(rank ink, suit ink, red,
+    rank class, suit class, rank view, suit view)], uint8 arrays cut by extract_glyphs; for
+    a share ``junk`` of them also the same corner seen sideways or upside
+    down, labelled junk."""
     rng = np.random.default_rng(seed)
-    fonts = list(system_fonts())
-    RX, RY, SX, SY = [], [], [], []
+    fonts = training_fonts(font_dirs)
+    out = []
     for _ in range(n):
         style = _random_style(rng, fonts)
         if rng.random() < 0.97:
@@ -178,98 +213,182 @@ def make_samples(n: int, seed: int, junk: float = 0.45) -> tuple[np.ndarray, np.
             gl = extract_glyphs(_photograph(rng, tile, view, far))
             if gl is None:
                 continue
-            RX.append(glyph_features(gl.rank_ink))
-            SX.append(glyph_features(gl.suit_ink))
-            if view == "upright":
-                RY.append(RANK_CLASSES.index(rank))
-                SY.append(SUIT_CLASSES.index(suit))
-            else:
-                RY.append(RANK_CLASSES.index("junk"))
-                SY.append(SUIT_CLASSES.index("junk"))
-    return np.array(RX, np.float32), np.array(RY), np.array(SX, np.float32), np.array(SY)
+            up = view == "upright"
+            out.append(
+                (
+                    np.clip(gl.rank_ink, 0, 255).astype(np.uint8),
+                    np.clip(gl.suit_ink, 0, 255).astype(np.uint8),
+                    gl.red,
+                    RANK_CLASSES.index(rank if up else "junk"),
+                    SUIT_CLASSES.index(suit if up else "junk"),
+                    np.clip(gl.rank_view, 0, 255).astype(np.uint8),
+                    np.clip(gl.suit_view, 0, 255).astype(np.uint8),
+                )
+            )
+    return out
 
 
-def train_mlp(X: np.ndarray, y: np.ndarray, classes: int, hidden: int, epochs: int, seed: int) -> dict[str, np.ndarray]:
-    """A one-hidden-layer network (ReLU, softmax) trained with Adam, in numpy."""
+def inputs(glyphs: list[tuple], which: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(canvases N x 24 x 24 x 2, aspects N x 1, labels) of the rank (``which``
+    0) or suit (1) of drawn glyphs, as glyph_model feeds its network."""
+    n = len(glyphs)
+    X = np.zeros((n, CANVAS, CANVAS, 2), np.float32)
+    A = np.zeros((n, 1), np.float32)
+    for i, gl in enumerate(glyphs):
+        X[i, :, :, 0], A[i, 0] = glyph_canvas(gl[which])
+        X[i, :, :, 1] = glyph_canvas(gl[5 + which])[0]
+    return X, A, np.array([gl[3 + which] for gl in glyphs])
+
+
+def _im2col(x: np.ndarray) -> np.ndarray:
+    """N x H x W x C -> N x H x W x 9C, as glyph_model's (zero padded 3 x 3)."""
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    n, h, w, c = x.shape
+    return sliding_window_view(xp, (3, 3), axis=(1, 2)).transpose(0, 1, 2, 4, 5, 3).reshape(n, h, w, 9 * c)
+
+
+def _col2im(dcol: np.ndarray, shape) -> np.ndarray:
+    n, h, w, c = shape
+    d = dcol.reshape(n, h, w, 3, 3, c)
+    dxp = np.zeros((n, h + 2, w + 2, c), dcol.dtype)
+    for i in range(3):
+        for j in range(3):
+            dxp[:, i : i + h, j : j + w] += d[:, :, :, i, j]
+    return dxp[:, 1:-1, 1:-1]
+
+
+def _pool(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    n, h, w, c = x.shape
+    r = x.reshape(n, h // 2, 2, w // 2, 2, c)
+    return r.max(axis=(2, 4)), r
+
+
+def _unpool(dm: np.ndarray, r: np.ndarray, m: np.ndarray) -> np.ndarray:
+    mask = r == m[:, :, None, :, None, :]
+    return (mask * dm[:, :, None, :, None, :]).reshape(r.shape[0], r.shape[1] * 2, r.shape[3] * 2, r.shape[5])
+
+
+def _forward(P: dict, x: np.ndarray, aux: np.ndarray):
+    n = x.shape[0]
+    col1 = _im2col(x)
+    a1 = np.maximum(col1 @ P["K1"] + P["c1"], 0)
+    p1, r1 = _pool(a1)
+    col2 = _im2col(p1)
+    a2 = np.maximum(col2 @ P["K2"] + P["c2"], 0)
+    p2, r2 = _pool(a2)
+    f = np.concatenate([p2.reshape(n, -1), aux], 1)
+    h = np.maximum(f @ P["W1"] + P["b1"], 0)
+    return h @ P["W2"] + P["b2"], (col1, a1, p1, r1, col2, a2, p2, r2, f, h)
+
+
+def _backward(P: dict, cache, dz: np.ndarray) -> dict:
+    col1, a1, p1, r1, col2, a2, p2, r2, f, h = cache
+    G = {"W2": h.T @ dz, "b2": dz.sum(0)}
+    dh = (dz @ P["W2"].T) * (h > 0)
+    G["W1"], G["b1"] = f.T @ dh, dh.sum(0)
+    dp2 = (dh @ P["W1"].T)[:, : p2[0].size].reshape(p2.shape)
+    da2 = (_unpool(dp2, r2, p2) * (a2 > 0)).reshape(-1, a2.shape[-1])
+    G["K2"], G["c2"] = col2.reshape(-1, col2.shape[-1]).T @ da2, da2.sum(0)
+    dp1 = _col2im((da2 @ P["K2"].T).reshape(col2.shape), p1.shape)
+    da1 = (_unpool(dp1, r1, p1) * (a1 > 0)).reshape(-1, a1.shape[-1])
+    G["K1"], G["c1"] = col1.reshape(-1, col1.shape[-1]).T @ da1, da1.sum(0)
+    return G
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = np.exp(z - z.max(1, keepdims=True))
+    return z / z.sum(1, keepdims=True)
+
+
+def predict(P: dict, X: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """Class probabilities of a batch."""
+    return np.concatenate([_softmax(_forward(P, X[i : i + 1000], A[i : i + 1000])[0]) for i in range(0, len(X), 1000)])
+
+
+def train_cnn(X, A, y, classes: int, epochs: int, seed: int, widths=(12, 24, 64), log=print, test=None, checkpoint=None) -> dict[str, np.ndarray]:
+    """glyph_model's network (conv 3x3 - pool - conv 3x3 - pool - hidden -
+    softmax) trained with Adam and a cosine learning rate, in numpy."""
     rng = np.random.default_rng(seed)
-    d = X.shape[1]
-    params = {
-        "W1": rng.normal(0, np.sqrt(2 / d), (d, hidden)).astype(np.float32),
-        "b1": np.zeros(hidden, np.float32),
-        "W2": rng.normal(0, np.sqrt(1 / hidden), (hidden, classes)).astype(np.float32),
-        "b2": np.zeros(classes, np.float32),
+    c1, c2, hid = widths
+    cin, feat = X.shape[3], (X.shape[1] // 4) * (X.shape[2] // 4) * c2 + A.shape[1]
+    P = {
+        "K1": rng.normal(0, np.sqrt(2 / (9 * cin)), (9 * cin, c1)),
+        "c1": np.zeros(c1),
+        "K2": rng.normal(0, np.sqrt(2 / (9 * c1)), (9 * c1, c2)),
+        "c2": np.zeros(c2),
+        "W1": rng.normal(0, np.sqrt(2 / feat), (feat, hid)),
+        "b1": np.zeros(hid),
+        "W2": rng.normal(0, np.sqrt(1 / hid), (hid, classes)),
+        "b2": np.zeros(classes),
     }
-    m = {k: np.zeros_like(v) for k, v in params.items()}
-    v = {k: np.zeros_like(v_) for k, v_ in params.items()}
-    step, lr, wd = 0, 2e-3, 1e-4
+    P = {k: v.astype(np.float32) for k, v in P.items()}
+    m = {k: np.zeros_like(v) for k, v in P.items()}
+    v = {k: np.zeros_like(x) for k, x in P.items()}
     Y = np.eye(classes, dtype=np.float32)[y]
+    step, t0 = 0, time.time()
     for ep in range(epochs):
+        rate = 2e-3 * 0.5 * (1 + np.cos(np.pi * ep / epochs))
         order = rng.permutation(len(X))
         for i in range(0, len(X), 128):
             idx = order[i : i + 128]
-            xb, yb = X[idx], Y[idx]
-            h = np.maximum(xb @ params["W1"] + params["b1"], 0)
-            z = h @ params["W2"] + params["b2"]
-            z -= z.max(1, keepdims=True)
-            p = np.exp(z)
-            p /= p.sum(1, keepdims=True)
-            dz = (p - yb) / len(idx)
-            grads = {"W2": h.T @ dz + wd * params["W2"], "b2": dz.sum(0)}
-            dh = (dz @ params["W2"].T) * (h > 0)
-            grads["W1"] = xb.T @ dh + wd * params["W1"]
-            grads["b1"] = dh.sum(0)
+            z, cache = _forward(P, X[idx], A[idx])
+            G = _backward(P, cache, (_softmax(z) - Y[idx]) / len(idx))
             step += 1
-            rate = lr * (0.5 if ep >= epochs * 0.6 else 1.0) * (0.4 if ep >= epochs * 0.85 else 1.0)
-            for k in params:
-                m[k] = 0.9 * m[k] + 0.1 * grads[k]
-                v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
-                mh, vh = m[k] / (1 - 0.9**step), v[k] / (1 - 0.999**step)
-                params[k] -= (rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-    return params
-
-
-def _accuracy(params, X, y) -> float:
-    h = np.maximum(X @ params["W1"] + params["b1"], 0)
-    return float(((h @ params["W2"] + params["b2"]).argmax(1) == y).mean())
-
-
-RANK_HIDDEN, SUIT_HIDDEN = 160, 96
+            for k in P:
+                g = G[k] + (1e-4 * P[k] if k[0] in "KW" else 0)
+                m[k] = 0.9 * m[k] + 0.1 * g
+                v[k] = 0.999 * v[k] + 0.001 * g * g
+                P[k] -= (rate * (m[k] / (1 - 0.9**step)) / (np.sqrt(v[k] / (1 - 0.999**step)) + 1e-8)).astype(np.float32)
+        if test is not None:
+            acc = float((predict(P, *test[:2]).argmax(1) == test[2]).mean())
+            log(f"  epoch {ep + 1}/{epochs}: test accuracy {acc:.4f} ({time.time() - t0:.0f} s)")
+        if checkpoint:
+            np.savez(checkpoint, **P)
+    return P
 
 
 def merge(paths: list[str], out: str) -> None:
-    """Weight files (each one network per kind, or ensembles) -> one ensemble,
-    member prefixes "", "m1_", "m2_" ..."""
+    """Weight files (rank and/or suit networks, keys rank_K1 ..., or
+    ensembles) -> one ensemble, member prefixes "", "m1_", "m2_" ... for
+    each kind."""
     arrays: dict[str, np.ndarray] = {}
+    count = {"rank": 0, "suit": 0}
     for path in paths:
         d = np.load(path)
-        for m in sorted(k[: -len("rank_W1")] for k in d.files if k.endswith("rank_W1")):
-            prefix = f"m{len(arrays) // 8}_" if arrays else ""
-            for kind in ("rank", "suit"):
-                for k in ("W1", "b1", "W2", "b2"):
-                    arrays[f"{prefix}{kind}_{k}"] = d[f"{m}{kind}_{k}"]
+        for kind in ("rank", "suit"):
+            for member in sorted(k[: -len(f"{kind}_K1")] for k in d.files if k.endswith(f"{kind}_K1")):
+                prefix = f"m{count[kind]}_" if count[kind] else ""
+                count[kind] += 1
+                for k in LAYERS:
+                    arrays[f"{prefix}{kind}_{k}"] = d[f"{member}{kind}_{k}"].astype(np.float32)
+    if count["rank"] != count["suit"]:
+        raise SystemExit(f"{count['rank']} rank and {count['suit']} suit networks: give as many of each")
     np.savez_compressed(out, **arrays)
-    print(f"wrote {out}: {len(arrays) // 8} networks of each kind")
+    print(f"wrote {out}: {count['rank']} networks of each kind")
 
 
-def _samples_parallel(n: int, seed: int, jobs: int):
-    """make_samples in ``jobs`` processes (each its own seed), concatenated."""
+def _draw_parallel(n: int, seed: int, jobs: int, font_dirs: tuple[str, ...]) -> list[tuple]:
+    """draw_glyphs in ``jobs`` processes (each its own seed), joined."""
     if jobs <= 1:
-        return make_samples(n, seed)
+        return draw_glyphs(n, seed, font_dirs=font_dirs)
     import multiprocessing
 
     chunk = -(-n // jobs)
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        parts = pool.starmap(make_samples, [(chunk, seed * 1000 + j) for j in range(jobs)])
-    return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
+        parts = pool.starmap(draw_glyphs, [(chunk, seed * 1000 + j, 0.45, font_dirs) for j in range(jobs)])
+    return [g for p in parts for g in p]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description="train the corner-index glyph classifier")
-    ap.add_argument("--samples", type=int, default=40000)
-    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--samples", type=int, default=80000, help="corners drawn (a share also seen sideways as junk)")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--kind", choices=("rank", "suit", "both"), default="both")
+    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(MODEL_PATH))
     ap.add_argument("--jobs", type=int, default=1, help="processes drawing samples")
-    ap.add_argument("--save-samples", help="also keep the drawn samples in this .npz")
+    ap.add_argument("--font-dir", action="append", default=[], help="more fonts for training (e.g. Debian font packages unpacked with dpkg -x)")
+    ap.add_argument("--samples-file", nargs="+", help="pickled draw_glyphs lists to train on instead of drawing")
     ap.add_argument("--merge", nargs="+", help="instead of training: join these weight files into one ensemble at --out")
     args = ap.parse_args()
     if args.merge:
@@ -277,16 +396,25 @@ def main() -> None:
         return
     cv2.setNumThreads(1)
     t = time.time()
-    RX, RY, SX, SY = _samples_parallel(args.samples, 7, args.jobs)
-    tRX, tRY, tSX, tSY = _samples_parallel(max(300, args.samples // 10), 99, args.jobs)
-    if args.save_samples:
-        np.savez_compressed(args.save_samples, RX=RX, RY=RY, SX=SX, SY=SY, tRX=tRX, tRY=tRY, tSX=tSX, tSY=tSY)
-    print(f"{len(RX)} training samples, {len(tRX)} test samples in {time.time() - t:.0f} s", flush=True)
-    rank = train_mlp(RX, RY, len(RANK_CLASSES), RANK_HIDDEN, args.epochs, 1)
-    suit = train_mlp(SX, SY, len(SUIT_CLASSES), SUIT_HIDDEN, args.epochs, 2)
-    print(f"rank accuracy train {_accuracy(rank, RX, RY):.4f} test {_accuracy(rank, tRX, tRY):.4f}")
-    print(f"suit accuracy train {_accuracy(suit, SX, SY):.4f} test {_accuracy(suit, tSX, tSY):.4f}")
-    np.savez_compressed(args.out, **{f"rank_{k}": v for k, v in rank.items()}, **{f"suit_{k}": v for k, v in suit.items()})
+    if args.samples_file:
+        import pickle
+
+        glyphs = []
+        for path in args.samples_file:
+            with open(path, "rb") as f:
+                glyphs += pickle.load(f)
+    else:
+        glyphs = _draw_parallel(args.samples, args.seed, args.jobs, tuple(args.font_dir))
+    cut = len(glyphs) // 12
+    train, test = glyphs[cut:], glyphs[:cut]
+    print(f"{len(train)} training samples, {len(test)} test samples in {time.time() - t:.0f} s", flush=True)
+    out = {}
+    for kind in ("rank", "suit") if args.kind == "both" else (args.kind,):
+        which, classes = (0, len(RANK_CLASSES)) if kind == "rank" else (1, len(SUIT_CLASSES))
+        print(kind, flush=True)
+        P = train_cnn(*inputs(train, which), classes, args.epochs, args.seed, test=inputs(test, which), log=lambda s: print(s, flush=True))
+        out.update({f"{kind}_{k}": v for k, v in P.items()})
+    np.savez_compressed(args.out, **out)
     print(f"wrote {os.path.relpath(args.out)} in {time.time() - t:.0f} s")
 
 
