@@ -1,6 +1,8 @@
 """Where the cards the pipeline does not find are lost: a diagnostic for #7.
 
     .venv/bin/python -m bench.vision_misses --scenes 60
+    .venv/bin/python -m bench.vision_misses --scenes 60 --list          # every miss, seed and card
+    .venv/bin/python -m bench.vision_misses --scenes 10 --deck kde/standard   # a third-party deck
 
 For every face card with an uncovered corner index (the same scenes as
 bench/vision.py's accuracy run), the best of its uncovered index corners is put
@@ -22,7 +24,7 @@ Then, for every card the pipeline does not find, what the edge-free finder
 - ``finder_misplaced``: a reading, but its rank is not where the pair put it;
 - ``finder_declined``: a patch placed from a pair there, and the reader declines it;
 - ``finder_not_tried``: a pair there, not read (over ``MAX_TRIES``, or its spots used or tried already);
-- ``finder_no_edge``: a pair there, dropped since no card end lies beyond its rank's top;
+- ``finder_no_edge``: a pair there with no card end seen beyond its rank's top, not read (over ``MAX_BLIND_TRIES``);
 - ``finder_wrong_way``: pairs there, none running the card's way (rank -> suit);
 - ``finder_skipped``: ink spots there are skipped as known (near another card's index or corner);
 - ``finder_no_pair``: ink spots there, but no pair of index layout;
