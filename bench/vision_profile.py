@@ -12,18 +12,31 @@ every 15 frames).  Steps nest: ``read_patch`` and ``sample_patch`` count the
 pipeline's own reads (inside ``_read_corner`` and ``_sibling_indices``);
 ``find_index_pairs`` (the edge-free index finder) includes the reads it makes;
 the whole-frame steps are inside ``_prepare``.
-``--cprofile`` prints the top functions of one 12-card scene instead."""
+``--cprofile`` prints the top functions of one 12-card scene instead.
+
+``--against REV`` compares instead: the whole ``vision`` package as it was at
+git revision REV against the working tree, the two interleaved frame by frame
+in one process (a busy machine's load hits both alike; timing them one after
+the other on a shared machine gave differences of 20 % either way), with
+whether their sightings are the same:
+
+    .venv/bin/python bench/vision_profile.py --against cdaaf2d --scenes 5 --repeats 6
+    .venv/bin/python bench/vision_profile.py --against cdaaf2d --size 1920x1080 --repeats 4"""
 
 from __future__ import annotations
 
 import argparse
 import collections
 import cProfile
+import importlib
 import os
 import pstats
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -114,6 +127,47 @@ def breakdown(w: int, h: int, n: int, count: int, repeats: int) -> None:
         print(f"  {name:22s} {1000 * statistics.median(vals):7.2f} {1000 * statistics.mean(vals):7.2f}  {calls:6.1f}")
 
 
+def _sightings(result) -> list:
+    return [(s.kind, s.rank, s.suit, s.marker_id, s.back, s.anchors_px, s.outline_px, s.above) for s in result.sightings]
+
+
+def against(rev: str, w: int, h: int, cards, count: int, repeats: int) -> None:
+    """The pipeline at ``rev`` and now, interleaved: CPU ms per frame (median,
+    p90, and now/then per scene) and whether the sightings are the same."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        tar = subprocess.run(["git", "archive", rev, "vision"], cwd=root, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=tar, check=True)
+        os.rename(os.path.join(tmp, "vision"), os.path.join(tmp, "vision_then"))
+        sys.path.insert(0, tmp)
+        then = importlib.import_module("vision_then.pipeline")
+        print(f"OpenCV {cv2.__version__}, threads {cv2.getNumThreads()}; vision at {rev} (then) against the working tree (now)")
+        for n in cards:
+            t_then, t_now, ratios, differ = [], [], [], 0
+            for img in scenes(w, h, n, count):
+                a, b = then.VisionPipeline(reuse_static=False), pl.VisionPipeline(reuse_static=False)
+                ra, rb = a.process(img), b.process(img)  # calibrated once each
+                ta, tb = [], []
+                for _ in range(repeats):
+                    c = time.thread_time()
+                    ra = a.process(img)
+                    ta.append(time.thread_time() - c)
+                    c = time.thread_time()
+                    rb = b.process(img)
+                    tb.append(time.thread_time() - c)
+                differ += _sightings(ra) != _sightings(rb)
+                t_then += ta
+                t_now += tb
+                ratios.append(statistics.median(tb) / statistics.median(ta))
+            t_then.sort()
+            t_now.sort()
+            p90 = lambda t: 1000 * t[int(len(t) * 0.9)]  # noqa: E731
+            print(f"{w}x{h}, {n:2d} cards: then {1000 * statistics.median(t_then):6.1f} ms (p90 {p90(t_then):6.1f}), "
+                  f"now {1000 * statistics.median(t_now):6.1f} ms (p90 {p90(t_now):6.1f}); now/then per scene "
+                  f"{' '.join(f'{r:.2f}' for r in ratios)}; sightings differ in {differ} of {count} scenes; "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", default="1280x720")
@@ -121,9 +175,13 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=4)
     ap.add_argument("--repeats", type=int, default=6)
     ap.add_argument("--cprofile", action="store_true")
+    ap.add_argument("--against", metavar="REV", help="compare with the vision package at this git revision")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     w, h = (int(x) for x in args.size.split("x"))
+    if args.against:
+        against(args.against, w, h, [int(x) for x in args.cards.split(",")], args.scenes, args.repeats)
+        return
     if args.cprofile:
         imgs = list(scenes(w, h, int(args.cards.split(",")[-1]), args.scenes))
         pipes = [pl.VisionPipeline(reuse_static=False) for _ in imgs]
