@@ -44,6 +44,7 @@ def swap_reader(rev: str, tmp: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rev", help="commit whose reader runs (default: the working tree's)")
+    ap.add_argument("--set", action="append", default=[], help="a reader threshold field=value (the working tree's reader only; repeat for more)")
     ap.add_argument("bench", choices=sorted(BENCHES))
     args, rest = ap.parse_known_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -51,7 +52,13 @@ def main() -> None:
             swap_reader(args.rev, Path(tmp))
             print(f"reader from {args.rev}", flush=True)
         else:
-            print("reader from the working tree", flush=True)
+            import dataclasses
+
+            import vision.corner_index as ci
+
+            if args.set:
+                ci.THRESHOLDS = dataclasses.replace(ci.THRESHOLDS, **{k: float(v) for k, v in (x.split("=") for x in args.set)})
+            print(f"reader from the working tree, {ci.THRESHOLDS}", flush=True)
         sys.argv = [args.bench, *rest]
         # run as a fresh module: its `from vision.corner_index import
         # read_patch` then finds the swapped reader
