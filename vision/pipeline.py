@@ -31,6 +31,7 @@ from .cards import (
     split_on_edges_in,
 )
 from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, builtin_references, read_patch
+from .index_check import shows_index_of
 from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import MatTracker
@@ -44,6 +45,8 @@ WORK_PX_PER_MM = 2.2
 #: a corner read this surely is not read again with its edges swapped (on
 #: generated scenes the two assignments never both read)
 SURE_READ = 0.6
+#: an outer paper corner this near a card's outline corner is that corner, seen
+CORNER_MATCH_MM = 4.0
 #: grey levels a 16x16 block may change by and the frame still count as unchanged
 STATIC_LEVELS = 6
 
@@ -231,7 +234,8 @@ class VisionPipeline:
             found = [x for x in found if not (x.kind in ("face_down", "unknown") and _inside(_centre(x.outline), m.outline))]
         found += marker_found
         found = _dedupe(found)
-        sightings = self._finish(found, plane, cal is not None)
+        on_top = self._stack_evidence(frame, plane, found, all_corners)
+        sightings = self._finish(found, plane, cal is not None, on_top)
         scale_clear = f / 4
         return FrameResult(
             sightings,
@@ -460,7 +464,46 @@ class VisionPipeline:
             return _Found("face_down", outline, [centre], 0.95, marker_id=mk.marker_id, back=back_meaning(mk.marker_id) or "marked")
         return _Found("marker", outline, [centre], 0.95, marker_id=mk.marker_id)
 
-    def _finish(self, found: list[_Found], plane: Plane, metric: bool) -> list[Sighting]:
+    def _stack_evidence(self, frame, plane: Plane, found: list[_Found], corners: list[Corner]) -> set[tuple[int, int]]:
+        """Which of two overlapping read cards lies on top, where neither was
+        read on the other (a card read only at its far corner, its near index
+        missed, or cards that overlap away from their indices).  Two cues, the
+        cheap one first:
+
+        - an outer paper corner was found at one card's outline corner, inside
+          the other card: a corner under a card is hidden, so that card is on
+          top (the pairs are returned as (above, below) indices of ``found``);
+        - one card's own index shows at one of its other corners lying on the
+          other card: it is on top, and that spot becomes one of its anchors.
+          Checking that a known card's index is there is easier than reading
+          an unknown one (a J the network half takes for a 3 is still plainly
+          not the other card), and only undecided pairs cost any check."""
+        on_top: set[tuple[int, int]] = set()
+        cards = [i for i, x in enumerate(found) if x.kind == "card" and x.rank is not None]
+        seen = np.array([c.point for c in corners]) if corners else np.zeros((0, 2))
+        for n, i in enumerate(cards):
+            for j in cards[n + 1 :]:
+                a, b = found[i], found[j]
+                if _overlap(a.outline, b.outline) <= 0.03 * CARD_AREA or _lies_on(a, b) or _lies_on(b, a):
+                    continue
+                for (k, x), (m, y) in (((i, a), (j, b)), ((j, b), (i, a))):
+                    if _corner_seen_on(x, y, corners, seen) and not _corner_seen_on(y, x, corners, seen):
+                        on_top.add((k, m))
+                        break
+                else:
+                    for x, y in ((a, b), (b, a)):
+                        for point, u, v in _index_corners(x.outline):
+                            spot = point + 5 * u + 8 * v
+                            if not _inside(spot, _shrunk(y.outline)) or any(np.linalg.norm(spot - an) < 6 for an in x.anchors):
+                                continue
+                            if shows_index_of(sample_patch(frame, plane, point, u, v), x.rank, x.suit, self.refs):
+                                x.anchors.append(spot)
+                                break
+                        if _lies_on(x, y):
+                            break
+        return on_top
+
+    def _finish(self, found: list[_Found], plane: Plane, metric: bool, on_top: set[tuple[int, int]] = frozenset()) -> list[Sighting]:
         n = len(found)
         above = [set() for _ in range(n)]
         overlaps = [set() for _ in range(n)]
@@ -471,8 +514,7 @@ class VisionPipeline:
                 a, b = found[i], found[j]
                 if _overlap(a.outline, b.outline) > 0.03 * CARD_AREA:
                     overlaps[i].add(j)
-                    shrunk = _centre(b.outline) + (b.outline - _centre(b.outline)) * 0.97
-                    if any(_inside(p, shrunk) for p in a.anchors):
+                    if _lies_on(a, b) or (i, j) in on_top:
                         above[i].add(j)
         level = [0] * n
         for _ in range(n):  # longest chain below each sighting
@@ -556,6 +598,52 @@ def _on_mat(blob) -> bool:
 
 def _centre(outline: np.ndarray) -> np.ndarray:
     return np.asarray(outline, np.float64).mean(axis=0)
+
+
+def _shrunk(outline: np.ndarray) -> np.ndarray:
+    """An outline drawn 3 % in, so that an anchor on its very edge is not inside."""
+    c = _centre(outline)
+    return c + (outline - c) * 0.97
+
+
+def _lies_on(a: _Found, b: _Found) -> bool:
+    """A visible index of ``a`` (one of its anchors) lies on ``b``: ``a`` is above it."""
+    shrunk = _shrunk(b.outline)
+    return any(_inside(p, shrunk) for p in a.anchors)
+
+
+def _corner_seen_on(x: _Found, y: _Found, corners: list[Corner], seen: np.ndarray) -> bool:
+    """An outer paper corner was found at one of ``x``'s outline corners inside
+    ``y``, its edges along ``x``'s edges (a corner under a card is hidden)."""
+    if not len(seen):
+        return False
+    shrunk = _shrunk(y.outline)
+    for point, u, v in _index_corners(x.outline):
+        if not _inside(point, shrunk):
+            continue
+        d = np.linalg.norm(seen - point, axis=1)
+        for k in np.flatnonzero(d < CORNER_MATCH_MM):
+            c = corners[int(k)]
+            if min(abs(float(np.dot(c.d1, u))), abs(float(np.dot(c.d1, v)))) < 0.1 and min(abs(float(np.dot(c.d2, u))), abs(float(np.dot(c.d2, v)))) < 0.1:
+                # each found edge runs along one of x's edges, inward
+                if max(float(np.dot(c.d1, u)), float(np.dot(c.d1, v))) > 0.95 and max(float(np.dot(c.d2, u)), float(np.dot(c.d2, v))) > 0.95:
+                    return True
+    return False
+
+
+def _index_corners(outline: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each corner of a card outline (plane mm) with its inward unit edges: ``u``
+    along the short edge, ``v`` along the long one (as sample_patch wants)."""
+    out = []
+    for k in range(4):
+        p = outline[k]
+        e1, e2 = outline[(k + 1) % 4] - p, outline[(k - 1) % 4] - p
+        n1, n2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
+        if min(n1, n2) < 1e-6:
+            continue
+        u, v = (e1 / n1, e2 / n2) if n1 <= n2 else (e2 / n2, e1 / n1)
+        out.append((p, u, v))
+    return out
 
 
 def _inside(p: np.ndarray, poly: np.ndarray) -> bool:
