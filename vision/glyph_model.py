@@ -37,21 +37,23 @@ CANVAS = 24  # network input, pixels a side
 LAYERS = ("K1", "c1", "K2", "c2", "W1", "b1", "W2", "b2")
 
 
-def glyph_canvas(ink: np.ndarray) -> tuple[np.ndarray, float]:
+def glyph_canvas(ink: np.ndarray, out: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """A glyph's grey ink (cropped to its box) -> (CANVAS x CANVAS image, its
     largest side filling all but a pixel each side, centred, scaled to 0..1;
-    the logarithm of the box's aspect ratio)."""
-    ink = ink.astype(np.float32)
+    the logarithm of the box's aspect ratio).  ``out``, when given, is a
+    zeroed CANVAS x CANVAS float32 array to draw into."""
+    ink = np.asarray(ink, np.float32)
     h, w = ink.shape
     s = min((CANVAS - 2) / max(h, 1), (CANVAS - 2) / max(w, 1))
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
     small = cv2.resize(ink, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    out = np.zeros((CANVAS, CANVAS), np.float32)
+    if out is None:
+        out = np.zeros((CANVAS, CANVAS), np.float32)
+    m = float(small.max())
+    if m > 1e-6:
+        small *= 1.0 / m
     y0, x0 = (CANVAS - nh) // 2, (CANVAS - nw) // 2
     out[y0 : y0 + nh, x0 : x0 + nw] = small
-    m = float(out.max())
-    if m > 1e-6:
-        out *= 1.0 / m
     return out, float(np.log(max(w, 1) / max(h, 1)))
 
 
@@ -149,14 +151,15 @@ class _Ensemble:
         self.nets, self.mlp = nets, mlp
 
     def probs(self, ink: np.ndarray, view: np.ndarray) -> np.ndarray:
-        own, aspect = glyph_canvas(ink)
-        img = np.stack([own, glyph_canvas(view)[0]])
-        out = [self.mlp.probs(ink)] if self.mlp is not None else []
+        img = np.zeros((2, CANVAS, CANVAS), np.float32)
+        aspect = glyph_canvas(ink, img[0])[1]
+        glyph_canvas(view, img[1])
+        total = self.mlp.probs(ink) if self.mlp is not None else 0.0
         for net in self.nets:
             z = net.logits(img, aspect)
             z = np.exp(z - z.max())
-            out.append(z / z.sum())
-        return np.mean(out, axis=0)
+            total = total + z / z.sum()
+        return total / (len(self.nets) + (self.mlp is not None))
 
 
 def _members(d, kind: str, first: str) -> list[str]:
