@@ -83,7 +83,7 @@ def test_the_network_reads_and_the_templates_may_veto(monkeypatch):
     assert read_patch(patch) is not None
     junk = np.zeros(len(glyph_model.RANK_CLASSES))
     junk[-1] = 1.0
-    monkeypatch.setattr(glyph_model, "rank_probs", lambda ink, view: junk)
+    monkeypatch.setattr(glyph_model, "rank_probs", lambda ink, view, *limits: junk)
     assert read_patch(patch) is None  # the network calls it a sideways glyph
     monkeypatch.undo()
     monkeypatch.setattr(corner_index, "THRESHOLDS", corner_index.Thresholds(min_template_rank=1.01))

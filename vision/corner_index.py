@@ -487,12 +487,16 @@ def evidence(gl: Glyphs, refs: References, full: bool = False) -> Evidence:
     it is cheap, and declines most unreadable patches)."""
     if gl.red is None and not full:
         return Evidence(gl)
-    pr = glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
-    r = int(np.argmax(pr))
     t = THRESHOLDS
+    pr = glyph_model.rank_probs(gl.rank_ink, gl.rank_view) if full else glyph_model.rank_probs(gl.rank_ink, gl.rank_view, t.net_rank_low, t.net_junk)
+    if pr is None:
+        return Evidence(gl)
+    r = int(np.argmax(pr))
     if not full and (glyph_model.RANK_CLASSES[r] not in RANKS or pr[r] < t.net_rank_low or pr[-1] > t.net_junk):
         return Evidence(gl, pr)
-    ps = glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
+    ps = glyph_model.suit_probs(gl.suit_ink, gl.suit_view) if full else glyph_model.suit_probs(gl.suit_ink, gl.suit_view, t.net_junk)
+    if ps is None:
+        return Evidence(gl, pr)
     if not full and (ps[-1] > t.net_junk or _suit_share(ps, gl.red)[1] < t.net_suit):
         return Evidence(gl, pr, ps)
     t_rank, rs, _ = refs.rank(gl.rank_ink)

@@ -150,16 +150,25 @@ class _Ensemble:
     def __init__(self, nets: list[_Net], mlp: _Mlp | None) -> None:
         self.nets, self.mlp = nets, mlp
 
-    def probs(self, ink: np.ndarray, view: np.ndarray) -> np.ndarray:
+    def probs(self, ink: np.ndarray, view: np.ndarray, need: tuple[int, float, float] | None = None) -> np.ndarray | None:
+        """Averaged probabilities; None, without running the convolutional
+        networks, when the first network alone already shows that the
+        average cannot give one of the first ``need[0]`` classes ``need[1]``
+        or that junk (the last class) must exceed ``need[2]``."""
+        total = self.mlp.probs(ink) if self.mlp is not None else 0.0
+        n = len(self.nets) + (self.mlp is not None)
+        if need is not None and self.mlp is not None:
+            k, low, junk = need
+            if (float(total[:k].max()) + n - 1) / n < low or float(total[-1]) / n > junk:
+                return None
         img = np.zeros((2, CANVAS, CANVAS), np.float32)
         aspect = glyph_canvas(ink, img[0])[1]
         glyph_canvas(view, img[1])
-        total = self.mlp.probs(ink) if self.mlp is not None else 0.0
         for net in self.nets:
             z = net.logits(img, aspect)
             z = np.exp(z - z.max())
             total = total + z / z.sum()
-        return total / (len(self.nets) + (self.mlp is not None))
+        return total / n
 
 
 def _members(d, kind: str, first: str) -> list[str]:
@@ -202,15 +211,18 @@ def classify_suit(ink: np.ndarray, view: np.ndarray, red: bool | None) -> tuple[
     return _top(p, SUIT_CLASSES)
 
 
-def rank_probs(ink: np.ndarray, view: np.ndarray) -> np.ndarray:
+def rank_probs(ink: np.ndarray, view: np.ndarray, low: float = 0.0, junk: float = 1.0) -> np.ndarray | None:
     """The network's probability of every class in RANK_CLASSES, from the
-    rank's own ink and the view around it (see Glyphs)."""
-    return _nets()[0].probs(ink, view)
+    rank's own ink and the view around it (see Glyphs); None when no rank can
+    reach ``low`` or junk must exceed ``junk`` (cheaper: the convolutional
+    network is then not run)."""
+    return _nets()[0].probs(ink, view, (len(RANKS), low, junk))
 
 
-def suit_probs(ink: np.ndarray, view: np.ndarray) -> np.ndarray:
-    """The network's probability of every class in SUIT_CLASSES."""
-    return _nets()[1].probs(ink, view)
+def suit_probs(ink: np.ndarray, view: np.ndarray, junk: float = 1.0) -> np.ndarray | None:
+    """The network's probability of every class in SUIT_CLASSES (None when
+    junk must exceed ``junk``)."""
+    return _nets()[1].probs(ink, view, (len(SUITS), 0.0, junk))
 
 
 def _top(p: np.ndarray, names) -> tuple[str, float, float]:
