@@ -4,7 +4,8 @@ one process with the two interleaved (the machine's load hits both alike), #7.
     .venv/bin/python -m bench.reader_speed PATCHES.npz [--rev b31144a]
 
 PATCHES.npz comes from bench.reader_patches.  The older reader (its
-corner_index.py, glyph_model.py and weights) is taken from git at ``--rev``."""
+corner_index.py, glyph_model.py and weights, glyph_mlp.npz too where it
+exists) is taken from git at ``--rev``."""
 
 from __future__ import annotations
 
@@ -38,10 +39,13 @@ def _load(name: str, path: Path):
 
 def old_reader(rev: str, tmp: Path):
     """corner_index as it was at ``rev``, with that commit's network and weights."""
-    for f in ("corner_index.py", "glyph_model.py", "glyph_model.npz"):
-        (tmp / f).write_bytes(subprocess.run(["git", "show", f"{rev}:vision/{f}"], cwd=ROOT, check=True, capture_output=True).stdout)
+    for f in ("corner_index.py", "glyph_model.py", "glyph_model.npz", "glyph_mlp.npz"):
+        shown = subprocess.run(["git", "show", f"{rev}:vision/{f}"], cwd=ROOT, capture_output=True)
+        if shown.returncode == 0:  # glyph_mlp.npz exists from 656dd4c on
+            (tmp / f).write_bytes(shown.stdout)
     gm = _load("vision.glyph_model_old", tmp / "glyph_model.py")
     gm.MODEL_PATH = tmp / "glyph_model.npz"
+    gm.MLP_PATH = tmp / "glyph_mlp.npz"
     # its `from . import glyph_model` must find the old network while it loads
     sys.modules["vision.glyph_model"], vision.glyph_model = gm, gm
     try:
