@@ -24,26 +24,28 @@ import numpy as np  # noqa: E402
 from vision.corner_index import builtin_references, read_patch  # noqa: E402
 
 
-def evaluate(d, read=read_patch, confusions: bool = False) -> dict[str, float]:
-    refs = builtin_references()
-    read(d["patches"][0], refs)  # warm the caches
+def tally_readings(d, results, wrong: collections.Counter | None = None, proper_wrong: list[str] | None = None) -> collections.Counter:
+    """Per index corner (a pair of patches): ``ok``/``misread``/``declined``
+    from the more confident of its readings, ``proper*`` for the patch sampled
+    the right way round alone (the reader's own figure: the other assignment
+    may show another card's index, rightly read), ``neg``/``neg_read`` for
+    negatives.  Misreads are counted in ``wrong`` by (truth, got, right way
+    round); right-way-round misreads are listed in ``proper_wrong``."""
     tally: collections.Counter = collections.Counter()
-    wrong: collections.Counter = collections.Counter()
+    wrong = collections.Counter() if wrong is None else wrong
     pairs = d["pairs"]
-    t0 = time.perf_counter()
-    results = [read(p, refs) for p in d["patches"]]
-    per_call = (time.perf_counter() - t0) / max(len(results), 1)
     for pid in np.unique(pairs):
         idx = np.nonzero(pairs == pid)[0]
         kind = d["kinds"][idx[0]]
-        # the patch sampled the right way round alone (the reader's own figure:
-        # the other assignment may show another card's index, rightly read)
         right = [i for i in idx if d["orient"][i]]
         if kind == "card" and right:
             r = results[right[0]]
             tally["proper"] += 1
             tally["proper_ok"] += r is not None and f"{r.rank} {r.suit}" == d["labels"][right[0]]
-            tally["proper_misread"] += r is not None and f"{r.rank} {r.suit}" != d["labels"][right[0]]
+            if r is not None and f"{r.rank} {r.suit}" != d["labels"][right[0]]:
+                tally["proper_misread"] += 1
+                if proper_wrong is not None:
+                    proper_wrong.append(f"{d['labels'][right[0]]} -> {r.rank} {r.suit} (seed {d['seeds'][right[0]]})")
         reads = [(results[i], i) for i in idx if results[i] is not None]
         if kind == "neg":
             tally["neg"] += 1
@@ -60,6 +62,17 @@ def evaluate(d, read=read_patch, confusions: bool = False) -> dict[str, float]:
         else:
             tally["misread"] += 1
             wrong[(d["labels"][i], got, bool(d["orient"][i]))] += 1
+    return tally
+
+
+def evaluate(d, read=read_patch, confusions: bool = False) -> dict[str, float]:
+    refs = builtin_references()
+    read(d["patches"][0], refs)  # warm the caches
+    wrong: collections.Counter = collections.Counter()
+    t0 = time.perf_counter()
+    results = [read(p, refs) for p in d["patches"]]
+    per_call = (time.perf_counter() - t0) / max(len(results), 1)
+    tally = tally_readings(d, results, wrong)
     n = max(tally["corners"], 1)
     out = {k: 100 * tally[k] / n for k in ("ok", "misread", "declined")}
     out["neg_read"] = 100 * tally["neg_read"] / max(tally["neg"], 1)

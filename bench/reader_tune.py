@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.reader_eval import tally_readings  # noqa: E402
 from vision.corner_index import THRESHOLDS, Thresholds, builtin_references, decide, evidence, extract_glyphs  # noqa: E402
 
 
@@ -36,33 +37,7 @@ def gather(d) -> list:
 
 def score(d, evs, t: Thresholds, wrong: list | None = None) -> dict[str, int]:
     """Tallies as bench.reader_eval's; the right-way-round misreads are added to ``wrong``."""
-    wrong = [] if wrong is None else wrong
-    results = [None if ev is None else decide(ev, t) for ev in evs]
-    tally = dict.fromkeys(("corners", "ok", "misread", "declined", "proper", "proper_ok", "proper_misread", "neg", "neg_read"), 0)
-    pairs = d["pairs"]
-    for pid in np.unique(pairs):
-        idx = np.nonzero(pairs == pid)[0]
-        kind = d["kinds"][idx[0]]
-        right = [i for i in idx if d["orient"][i]]
-        if kind == "card" and right:
-            r = results[right[0]]
-            tally["proper"] += 1
-            tally["proper_ok"] += r is not None and f"{r.rank} {r.suit}" == d["labels"][right[0]]
-            if r is not None and f"{r.rank} {r.suit}" != d["labels"][right[0]]:
-                tally["proper_misread"] += 1
-                wrong.append(f"{d['labels'][right[0]]} -> {r.rank} {r.suit} (seed {d['seeds'][right[0]]})")
-        reads = [(results[i], i) for i in idx if results[i] is not None]
-        if kind == "neg":
-            tally["neg"] += 1
-            tally["neg_read"] += bool(reads)
-            continue
-        tally["corners"] += 1
-        if not reads:
-            tally["declined"] += 1
-            continue
-        r, i = max(reads, key=lambda x: x[0].confidence)
-        tally["ok" if f"{r.rank} {r.suit}" == d["labels"][i] else "misread"] += 1
-    return tally
+    return tally_readings(d, [None if ev is None else decide(ev, t) for ev in evs], proper_wrong=wrong)
 
 
 def line(tally: dict[str, int]) -> str:

@@ -47,6 +47,8 @@ WORK_PX_PER_MM = 2.2
 SURE_READ = 0.6
 #: an outer paper corner this near a card's outline corner is that corner, seen
 CORNER_MATCH_MM = 4.0
+#: cosine between a found corner's edge and a card's edge for them to be one edge
+ALONG = 0.995
 #: grey levels a 16x16 block may change by and the frame still count as unchanged
 STATIC_LEVELS = 6
 
@@ -624,10 +626,9 @@ def _corner_seen_on(x: _Found, y: _Found, corners: list[Corner], seen: np.ndarra
         d = np.linalg.norm(seen - point, axis=1)
         for k in np.flatnonzero(d < CORNER_MATCH_MM):
             c = corners[int(k)]
-            if min(abs(float(np.dot(c.d1, u))), abs(float(np.dot(c.d1, v)))) < 0.1 and min(abs(float(np.dot(c.d2, u))), abs(float(np.dot(c.d2, v)))) < 0.1:
-                # each found edge runs along one of x's edges, inward
-                if max(float(np.dot(c.d1, u)), float(np.dot(c.d1, v))) > 0.95 and max(float(np.dot(c.d2, u)), float(np.dot(c.d2, v))) > 0.95:
-                    return True
+            # each found edge runs inward along one of x's edges (within 6 degrees)
+            if max(float(np.dot(c.d1, u)), float(np.dot(c.d1, v))) > ALONG and max(float(np.dot(c.d2, u)), float(np.dot(c.d2, v))) > ALONG:
+                return True
     return False
 
 
