@@ -504,13 +504,18 @@ def evidence(gl: Glyphs, refs: References, full: bool = False) -> Evidence:
     return Evidence(gl, pr, ps, t_rank, rs, t_suit, ss, split, complete=True)
 
 
-def _suit_share(ps: np.ndarray, red: bool) -> tuple[int, float]:
-    """The network's suit among the suits of the ink's colour, and its share
-    of the probability those suits and junk hold (so that doubt about the
+def suit_share(ps: np.ndarray, red: bool, si: int) -> float:
+    """The share of suit ``si`` (an index into SUITS) in the probability that
+    the suits of the ink's colour and junk hold (so that doubt about the
     colour does not count twice)."""
     same = [i for i, x in enumerate(SUITS) if (x in RED_SUITS) == red]
-    si = max(same, key=lambda i: ps[i])
-    return si, float(ps[si] / (sum(ps[i] for i in same) + ps[-1]))
+    return float(ps[si] / (sum(ps[i] for i in same) + ps[-1]))
+
+
+def _suit_share(ps: np.ndarray, red: bool) -> tuple[int, float]:
+    """The network's suit among the suits of the ink's colour, and its share (suit_share)."""
+    si = max((i for i, x in enumerate(SUITS) if (x in RED_SUITS) == red), key=lambda i: ps[i])
+    return si, suit_share(ps, red, si)
 
 
 def decide(ev: Evidence, t: Thresholds) -> IndexReading | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import glyph_model
-from .corner_index import References, evidence, extract_glyphs
+from .corner_index import References, evidence, extract_glyphs, suit_share
 from .glyphs import RED_SUITS, SUITS
 
 #: the network's probability of the card's own rank (or the templates' score
@@ -32,11 +32,7 @@ def shows_index_of(patch: np.ndarray, rank: str, suit: str, refs: References) ->
     if gl is None or gl.red is None or gl.red != (suit in RED_SUITS) or not glyph_model.available():
         return False
     ev = evidence(gl, refs, full=True)
-    if ev.rank_p is None or ev.suit_p is None:
-        return False
-    same = [i for i, s in enumerate(SUITS) if (s in RED_SUITS) == gl.red]
-    share = float(ev.suit_p[SUITS.index(suit)] / (sum(ev.suit_p[i] for i in same) + ev.suit_p[-1]))
-    if share < SUIT_SHARE_AT_LEAST:
+    if not ev.complete or suit_share(ev.suit_p, gl.red, SUITS.index(suit)) < SUIT_SHARE_AT_LEAST:
         return False
     p_rank = float(ev.rank_p[glyph_model.RANK_CLASSES.index(rank)])
     return p_rank >= RANK_AT_LEAST or (ev.template_rank == rank and ev.rank_score >= TEMPLATE_RANK_AT_LEAST)
