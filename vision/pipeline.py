@@ -236,8 +236,9 @@ class VisionPipeline:
             found = [x for x in found if not (x.kind in ("face_down", "unknown") and _inside(_centre(x.outline), m.outline))]
         found += marker_found
         found = _dedupe(found)
-        on_top = self._stack_evidence(frame, plane, found, all_corners)
-        sightings = self._finish(found, plane, cal is not None, on_top)
+        overlapping = _overlapping(found)
+        on_top = self._stack_evidence(frame, plane, found, overlapping, all_corners)
+        sightings = self._finish(found, plane, cal is not None, overlapping, on_top)
         scale_clear = f / 4
         return FrameResult(
             sightings,
@@ -466,7 +467,7 @@ class VisionPipeline:
             return _Found("face_down", outline, [centre], 0.95, marker_id=mk.marker_id, back=back_meaning(mk.marker_id) or "marked")
         return _Found("marker", outline, [centre], 0.95, marker_id=mk.marker_id)
 
-    def _stack_evidence(self, frame, plane: Plane, found: list[_Found], corners: list[Corner]) -> set[tuple[int, int]]:
+    def _stack_evidence(self, frame, plane: Plane, found: list[_Found], overlapping: set[tuple[int, int]], corners: list[Corner]) -> set[tuple[int, int]]:
         """Which of two overlapping read cards lies on top, where neither was
         read on the other (a card read only at its far corner, its near index
         missed, or cards that overlap away from their indices).  Two cues, the
@@ -481,43 +482,37 @@ class VisionPipeline:
           an unknown one (a J the network half takes for a 3 is still plainly
           not the other card), and only undecided pairs cost any check."""
         on_top: set[tuple[int, int]] = set()
-        cards = [i for i, x in enumerate(found) if x.kind == "card" and x.rank is not None]
         seen = np.array([c.point for c in corners]) if corners else np.zeros((0, 2))
-        for n, i in enumerate(cards):
-            for j in cards[n + 1 :]:
-                a, b = found[i], found[j]
-                if _overlap(a.outline, b.outline) <= 0.03 * CARD_AREA or _lies_on(a, b) or _lies_on(b, a):
-                    continue
-                for (k, x), (m, y) in (((i, a), (j, b)), ((j, b), (i, a))):
-                    if _corner_seen_on(x, y, corners, seen) and not _corner_seen_on(y, x, corners, seen):
-                        on_top.add((k, m))
-                        break
-                else:
-                    for x, y in ((a, b), (b, a)):
-                        for point, u, v in _index_corners(x.outline):
-                            spot = point + 5 * u + 8 * v
-                            if not _inside(spot, _shrunk(y.outline)) or any(np.linalg.norm(spot - an) < 6 for an in x.anchors):
-                                continue
-                            if shows_index_of(sample_patch(frame, plane, point, u, v), x.rank, x.suit, self.refs):
-                                x.anchors.append(spot)
-                                break
-                        if _lies_on(x, y):
+        for i, j in sorted(overlapping):
+            a, b = found[i], found[j]
+            if i > j or a.kind != "card" or b.kind != "card" or a.rank is None or b.rank is None or _lies_on(a, b) or _lies_on(b, a):
+                continue
+            for (k, x), (m, y) in (((i, a), (j, b)), ((j, b), (i, a))):
+                if _corner_seen_on(x, y, corners, seen) and not _corner_seen_on(y, x, corners, seen):
+                    on_top.add((k, m))
+                    break
+            else:
+                for x, y in ((a, b), (b, a)):
+                    under = _shrunk(y.outline)
+                    for point, u, v in _outline_corners(x.outline):
+                        spot = point + 5 * u + 8 * v
+                        if not _inside(spot, under) or any(np.linalg.norm(spot - an) < 6 for an in x.anchors):
+                            continue
+                        if shows_index_of(sample_patch(frame, plane, point, u, v), x.rank, x.suit, self.refs):
+                            x.anchors.append(spot)
                             break
+                    if _lies_on(x, y):
+                        break
         return on_top
 
-    def _finish(self, found: list[_Found], plane: Plane, metric: bool, on_top: set[tuple[int, int]] = frozenset()) -> list[Sighting]:
+    def _finish(self, found: list[_Found], plane: Plane, metric: bool, overlapping: set[tuple[int, int]], on_top: set[tuple[int, int]]) -> list[Sighting]:
         n = len(found)
         above = [set() for _ in range(n)]
         overlaps = [set() for _ in range(n)]
-        for i in range(n):
-            for j in range(n):
-                if i == j:
-                    continue
-                a, b = found[i], found[j]
-                if _overlap(a.outline, b.outline) > 0.03 * CARD_AREA:
-                    overlaps[i].add(j)
-                    if _lies_on(a, b) or (i, j) in on_top:
-                        above[i].add(j)
+        for i, j in overlapping:
+            overlaps[i].add(j)
+            if _lies_on(found[i], found[j]) or (i, j) in on_top:
+                above[i].add(j)
         level = [0] * n
         for _ in range(n):  # longest chain below each sighting
             changed = False
@@ -620,7 +615,7 @@ def _corner_seen_on(x: _Found, y: _Found, corners: list[Corner], seen: np.ndarra
     if not len(seen):
         return False
     shrunk = _shrunk(y.outline)
-    for point, u, v in _index_corners(x.outline):
+    for point, u, v in _outline_corners(x.outline):
         if not _inside(point, shrunk):
             continue
         d = np.linalg.norm(seen - point, axis=1)
@@ -632,7 +627,7 @@ def _corner_seen_on(x: _Found, y: _Found, corners: list[Corner], seen: np.ndarra
     return False
 
 
-def _index_corners(outline: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _outline_corners(outline: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Each corner of a card outline (plane mm) with its inward unit edges: ``u``
     along the short edge, ``v`` along the long one (as sample_patch wants)."""
     out = []
@@ -644,6 +639,17 @@ def _index_corners(outline: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np
             continue
         u, v = (e1 / n1, e2 / n2) if n1 <= n2 else (e2 / n2, e1 / n1)
         out.append((p, u, v))
+    return out
+
+
+def _overlapping(found: list[_Found]) -> set[tuple[int, int]]:
+    """Every ordered pair (i, j) of sightings whose outlines share more than 3 %
+    of a card's area (each area computed once)."""
+    out = set()
+    for i in range(len(found)):
+        for j in range(i + 1, len(found)):
+            if _overlap(found[i].outline, found[j].outline) > 0.03 * CARD_AREA:
+                out |= {(i, j), (j, i)}
     return out
 
 
