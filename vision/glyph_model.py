@@ -1,5 +1,5 @@
 """The corner-index glyph classifier: a small convolutional network for the
-rank and one for the suit, run in numpy (and OpenCV's matrix product).
+rank and one for the suit, run in numpy.
 
 Trained by :mod:`vision.glyph_train` on corner indices drawn in random deck
 designs (many typefaces, index sizes and letterings) and photographed by a
