@@ -130,7 +130,7 @@ def test_pairs_with_no_card_end_seen_are_tried_few_and_never_read_as_6_or_9(monk
     # trusted (upside down, each reads as the other)
     img, truth = render_scene(1280, 720, seed=1, layout=_pile_and_row(0), occluders=0)
     (frame, plane, holes, mask, gray, *_), kw = _finder_args(img)
-    monkeypatch.setattr(ip, "edge_beyond", lambda *a: False)
+    monkeypatch.setattr(ip, "edges_beyond", lambda gray, to_work, tops, vs: np.zeros(len(tops), bool))
     trace: dict = {}
     found = find_index_pairs(frame, plane, holes, mask, gray, refs=kw["refs"], trace=trace)
     tried = [c for c in trace["cands"] if c[3] in ("read", "declined", "misplaced")]

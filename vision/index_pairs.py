@@ -56,6 +56,7 @@ mat).  The finder is pure: frame, plane, ink spots in, readings out.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -163,17 +164,20 @@ def ink_spots(holes, plane: Plane, gray: np.ndarray | None = None, max_diag: flo
     if len(stats) <= 1:
         return _no_spots()
     x, y, w, h = (stats[1:, k].astype(np.float32) for k in range(4))
-    p0, p1, p2 = (plane.to_plane(np.c_[x + dx, y + dy]).astype(np.float64) for dx, dy in ((0, 0), (w, 0), (0, h)))
+    # the box's top-left, top-right and bottom-left corners, mapped in one call
+    box = np.stack((np.stack((x, y), axis=1), np.stack((x + w, y), axis=1), np.stack((x, y + h), axis=1)))
+    p0, p1, p2 = plane.to_plane(box.reshape(-1, 2)).astype(np.float64).reshape(3, -1, 2)
     ex, ey = p1 - p0, p2 - p0
     diag = np.linalg.norm(ex + ey, axis=1)
     ok = (diag > GLYPH_DIAG[0]) & (diag < max_diag) & (stats[1:, 4] >= 4)
     if gray is not None:
         gh, gw = gray.shape
-        for k in np.nonzero(ok)[0].tolist():
-            bx, by, bw, bh = stats[k + 1, :4].tolist()
-            inner = gray[by : by + bh, bx : bx + bw]
-            outer = gray[max(by - 2, 0) : min(by + bh + 2, gh), max(bx - 2, 0) : min(bx + bw + 2, gw)]
-            ok[k] = int(outer.max()) - int(inner.min()) >= MIN_INK_CONTRAST
+        keep = np.nonzero(ok)[0]
+        # one cv2.minMaxLoc per box (numpy's min and max cost several times as much on boxes this small)
+        for k, (bx, by, bw, bh) in zip(keep.tolist(), stats[keep + 1, :4].tolist(), strict=True):
+            lo = cv2.minMaxLoc(gray[by : by + bh, bx : bx + bw])[0]
+            hi = cv2.minMaxLoc(gray[max(by - 2, 0) : min(by + bh + 2, gh), max(bx - 2, 0) : min(bx + bw + 2, gw)])[1]
+            ok[k] = hi - lo >= MIN_INK_CONTRAST
     if not ok.any():
         return _no_spots()
     centres = plane.to_plane(cents[1:][ok]).astype(np.float64)
@@ -199,24 +203,35 @@ def outline_index_spots(outline: np.ndarray) -> np.ndarray:
     """Where the indices of a card found with this outline (plane mm, 4
     corners in order) sit: 5 mm in along the short edge and 8 mm along the
     long edge from each corner (decks with indices in all four corners too)."""
-    o = np.asarray(outline, np.float64).reshape(4, 2)
-    out = []
-    for i in range(4):
-        a, b = o[(i + 1) % 4] - o[i], o[i - 1] - o[i]
-        la, lb = np.linalg.norm(a), np.linalg.norm(b)
-        if la < 1e-6 or lb < 1e-6:
-            continue
-        ia, ib = (5.0, 8.0) if la < lb else (8.0, 5.0)
-        out.append(o[i] + ia * a / la + ib * b / lb)
-    return np.asarray(out).reshape(-1, 2)
+    return outlines_index_spots([outline])
+
+
+def outlines_index_spots(outlines) -> np.ndarray:
+    """:func:`outline_index_spots` of every outline, stacked: (k, 2)."""
+    if not len(outlines):
+        return np.zeros((0, 2))
+    o = np.asarray(outlines, np.float64).reshape(-1, 4, 2)
+    a, b = np.roll(o, -1, axis=1) - o, np.roll(o, 1, axis=1) - o
+    la, lb = (
+        np.sqrt(a[..., 0] * a[..., 0] + a[..., 1] * a[..., 1]),
+        np.sqrt(b[..., 0] * b[..., 0] + b[..., 1] * b[..., 1]),
+    )
+    short = (la < lb)[..., None]
+    with np.errstate(invalid="ignore", divide="ignore"):  # a degenerate corner is dropped below
+        spots = o + np.where(short, 5.0, 8.0) * a / la[..., None] + np.where(short, 8.0, 5.0) * b / lb[..., None]
+    return spots[(la >= 1e-6) & (lb >= 1e-6)]
 
 
 def _known(centres: np.ndarray, boxes, anchors: np.ndarray, anchor_r: float) -> np.ndarray:
     """Spots that belong to an index already read."""
     known = np.zeros(len(centres), bool)
-    for c, u, v, hw, hh in boxes:
-        d = centres - c
-        known |= (np.abs(d @ u) < hw) & (np.abs(d @ v) < hh)
+    if boxes and len(centres):
+        # every box at once: spot offsets along each box's u and v
+        c, u, v, hw, hh = (np.array(x, np.float64) for x in zip(*boxes, strict=True))
+        d = centres[:, None, :] - c[None, :, :]
+        du = d[..., 0] * u[:, 0] + d[..., 1] * u[:, 1]
+        dv = d[..., 0] * v[:, 0] + d[..., 1] * v[:, 1]
+        known |= ((np.abs(du) < hw) & (np.abs(dv) < hh)).any(axis=1)
     if len(anchors):
         d = np.linalg.norm(centres[:, None, :] - anchors[None, :, :], axis=2)
         known |= d.min(axis=1) < anchor_r
@@ -236,8 +251,8 @@ def candidate_pairs(spots: Spots, skip: np.ndarray) -> list[tuple[float, tuple[i
     dist = np.linalg.norm(c[free][None, :, :] - c[free][:, None, :], axis=2)
     ii, jj = np.nonzero(np.triu((dist > TEN_DIST[0]) & (dist < TEN_DIST[1]), 1))
     # rank groups: single spots, and pairs of spots side by side ("10"); b = -1: none
-    ga = np.r_[free, free[ii]]
-    gb = np.r_[np.full(len(free), -1), free[jj]]
+    ga = np.concatenate((free, free[ii]))
+    gb = np.concatenate((np.full(len(free), -1), free[jj]))
     rc = np.where((gb >= 0)[:, None], (c[ga] + c[np.maximum(gb, 0)]) / 2, c[ga])
     d = c[free][None, :, :] - rc[:, None, :]
     dd = np.linalg.norm(d, axis=2)
@@ -252,7 +267,7 @@ def candidate_pairs(spots: Spots, skip: np.ndarray) -> list[tuple[float, tuple[i
     b0 = np.maximum(b, 0)
     dist_rs = dd[gi, sk]
     v = d[gi, sk] / dist_rs[:, None]
-    u = np.c_[v[:, 1], -v[:, 0]]
+    u = np.stack((v[:, 1], -v[:, 0]), axis=1)
     ha, hb = spots.extent(a, v), spots.extent(b0, v)
     rh = np.where(two, np.maximum(ha, hb), ha)
     sh = spots.extent(s, v)
@@ -298,18 +313,19 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
             continue
         same = np.nonzero(st[1:, 4] == area)[0]
         lid = int(same[0] + 1) if len(same) else int(np.argmax(st[1:, 4]) + 1)
-        blob = (lab == lid).astype(np.uint8)
+        blob = cv2.compare(lab, lid, cv2.CMP_EQ)
         mo = cv2.moments(blob, binaryImage=True)
         a, b, c = mo["mu20"], mo["mu11"], mo["mu02"]
-        root = np.sqrt(max((a - c) ** 2 + 4 * b * b, 0.0))
+        root = math.sqrt(max((a - c) ** 2 + 4 * b * b, 0.0))
         if (a + c + root) < 1.9 * (a + c - root):  # second moments: not twice as long as wide (a pip)
             continue
         ys, xs = np.nonzero(blob)
-        pts = plane.to_plane(np.c_[xs + x + 0.5, ys + y + 0.5]).astype(np.float64)
+        pts = plane.to_plane(np.stack((xs + (x + 0.5), ys + (y + 0.5)), axis=1)).astype(np.float64)
         mean = pts.mean(axis=0)
-        evals, evecs = np.linalg.eigh(np.cov((pts - mean).T))
+        dm = pts - mean
+        evals, evecs = np.linalg.eigh(_covariance(dm))
         e1 = evecs[:, 1]
-        along, across = (pts - mean) @ e1, (pts - mean) @ evecs[:, 0]
+        along, across = dm @ e1, dm @ evecs[:, 0]
         length, width = float(np.ptp(along)) + 0.7, float(np.ptp(across)) + 0.7
         if not (
             MERGED_LEN[0] <= length <= MERGED_LEN[1]
@@ -319,26 +335,40 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
             continue
         score = 0.5 + 0.5 * abs(length / width - 2.2)
         for v in (e1, -e1):
-            top = mean + float(((pts - mean) @ v).min()) * v
+            top = mean + float((dm @ v).min()) * v
             out.append((score, (k,), top, v))
     return out
 
 
-def edge_beyond(gray: np.ndarray, plane_to_work: np.ndarray, top: np.ndarray, v: np.ndarray) -> bool:
-    """Whether the paper ends (or shows a line) within ``EDGE_REACH`` mm
-    beyond the rank's top: grey levels along that short ray vary by at least
-    ``EDGE_CONTRAST``, or leave the image.  Near the edge of its own card by
-    construction, an index always has one; the suit of an upside-down pair,
-    or a pip, has blank paper there."""
+def _covariance(d: np.ndarray) -> np.ndarray:
+    """``np.cov(d.T)`` of points ``d`` (n, 2), computed as numpy computes it
+    (the same numbers) without its argument handling, which cost more than the sums."""
+    x = np.array(d.T)  # as np.cov copies it (its memory order kept: the sums run in the same order)
+    x -= x.mean(axis=1)[:, None]
+    c = np.dot(x, x.T.conj())
+    c *= np.true_divide(1, np.float64(len(d)) - 1)
+    return c
+
+
+def edges_beyond(gray: np.ndarray, plane_to_work: np.ndarray, tops: np.ndarray, vs: np.ndarray) -> np.ndarray:
+    """For each rank top in ``tops`` (k, 2) with its card's down direction in
+    ``vs`` (k, 2): whether the paper ends (or shows a line) within
+    ``EDGE_REACH`` mm beyond the rank's top: grey levels along that short ray
+    vary by at least ``EDGE_CONTRAST``, or leave the image.  Near the edge of
+    its own card by construction, an index always has one; the suit of an
+    upside-down pair, or a pip, has blank paper there.  All rays in one
+    mapping and one lookup."""
+    tops, vs = np.asarray(tops, np.float64).reshape(-1, 2), np.asarray(vs, np.float64).reshape(-1, 2)
+    if not len(tops):
+        return np.zeros(0, bool)
     d = np.arange(1.0, EDGE_REACH + 0.01, 0.75)
-    pts = top[None, :] - d[:, None] * v[None, :]
-    px = cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), plane_to_work).reshape(-1, 2)
-    xi, yi = np.round(px[:, 0]).astype(int), np.round(px[:, 1]).astype(int)
+    pts = tops[:, None, :] - d[None, :, None] * vs[:, None, :]
+    px = cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), plane_to_work).reshape(len(tops), len(d), 2)
+    xi, yi = np.round(px[..., 0]).astype(int), np.round(px[..., 1]).astype(int)
     h, w = gray.shape
-    if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
-        return True
-    vals = gray[yi, xi].astype(int)
-    return int(vals.max() - vals.min()) >= EDGE_CONTRAST
+    out = (xi.min(axis=1) < 0) | (yi.min(axis=1) < 0) | (xi.max(axis=1) >= w) | (yi.max(axis=1) >= h)
+    vals = gray[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)].astype(int)
+    return out | (vals.max(axis=1) - vals.min(axis=1) >= EDGE_CONTRAST)
 
 
 def find_index_pairs(
@@ -378,7 +408,7 @@ def find_index_pairs(
     if len(spots.centres) < 1:
         return []
     anchors = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
-    anchors += [outline_index_spots(o) for o in outlines]
+    anchors.append(outlines_index_spots(list(outlines)))
     anchors += [np.array([c.point + 5 * c.d1 + 8 * c.d2, c.point + 8 * c.d1 + 5 * c.d2]) for c in corners]
     anchors = np.vstack(anchors) if anchors else np.zeros((0, 2))
     skip = _known(spots.centres, index_boxes(reads), anchors, 5.0)
@@ -388,9 +418,15 @@ def find_index_pairs(
     small = spots.diag < GLYPH_DIAG[1]
     cands = []
     idx = np.nonzero(small)[0]
-    for score, ids, s, rc, v in candidate_pairs(spots.subset(small), skip[small]):
-        rh = max(float(spots.extent(idx[i], v)) for i in ids)
-        cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), rc - rh / 2 * v, v))
+    pairs = candidate_pairs(spots.subset(small), skip[small])
+    if pairs:
+        # each pair's rank height along its v (the taller glyph of a "10"), all at once
+        vs = np.array([p[4] for p in pairs])
+        first = spots.extent(idx[[p[1][0] for p in pairs]], vs)
+        second = spots.extent(idx[[p[1][-1] for p in pairs]], vs)
+        rhs = np.where([len(p[1]) > 1 for p in pairs], np.maximum(first, second), first).tolist()
+        for (score, ids, s, rc, v), rh in zip(pairs, rhs, strict=True):
+            cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), rc - rh / 2 * v, v))
     cands += merged_candidates(spots, skip, mask, plane)
     cands.sort(key=lambda c: c[0])
     # pairs with the card's end beyond the rank first; the others (a card
@@ -398,7 +434,7 @@ def find_index_pairs(
     edge = [True] * len(cands)
     if gray is not None:
         to_work = np.linalg.inv(plane.work_to_plane)
-        edge = [edge_beyond(gray, to_work, c[2], c[3]) for c in cands]
+        edge = edges_beyond(gray, to_work, np.array([c[2] for c in cands]), np.array([c[3] for c in cands])).tolist()
         cands = [c for c, e in zip(cands, edge, strict=True) if e] + [
             c for c, e in zip(cands, edge, strict=True) if not e
         ]
