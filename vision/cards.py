@@ -231,7 +231,8 @@ def split_on_edges_in(mask: np.ndarray, work_gray: np.ndarray, boxes) -> np.ndar
         x0, y0, x1, y1 = bx0 + x, by0 + y, bx0 + x + w, by0 + y + h
         gx0, gy0, gx1, gy1 = _grow((x0, y0, x1, y1), CUT_PAD, mask.shape)
         cuts = edge_cuts(work_gray[gy0:gy1, gx0:gx1])[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
-        out[y0:y1, x0:x1] = cv2.bitwise_and(mask[y0:y1, x0:x1], cv2.bitwise_not(cuts))
+        # mask and not cuts (both 0/255): one saturating subtraction
+        out[y0:y1, x0:x1] = cv2.subtract(mask[y0:y1, x0:x1], cuts)
     return out
 
 
@@ -251,7 +252,7 @@ def split_on_edges(mask: np.ndarray, work_gray: np.ndarray, line_contrast: int =
     shadow) where one card lies on another, and any strong step.  Then a card
     partly covered by another white card becomes its own region with its own
     corners."""
-    return cv2.bitwise_and(mask, cv2.bitwise_not(edge_cuts(work_gray, line_contrast)))
+    return cv2.subtract(mask, edge_cuts(work_gray, line_contrast))  # mask and not cuts (both 0/255)
 
 
 def edge_cuts(work_gray: np.ndarray, line_contrast: int = 3) -> np.ndarray:
@@ -262,19 +263,26 @@ def edge_cuts(work_gray: np.ndarray, line_contrast: int = 3) -> np.ndarray:
     strong = cv2.threshold(lines, 18, 255, cv2.THRESH_BINARY)[1]  # glyph strokes, strong edges
     near_ink = cv2.dilate(strong, _ONES5)
     faint = cv2.threshold(cv2.blur(lines, (3, 3)), line_contrast, 255, cv2.THRESH_BINARY)[1]
-    faint = cv2.bitwise_and(faint, cv2.bitwise_not(near_ink))
+    faint = cv2.subtract(faint, near_ink)  # faint and not near ink (both 0/255)
     # JPEG blocks break a faint edge line into dashes: close gaps along 4
-    # directions (away from glyphs, which would otherwise join the card edge)
-    closed = faint
-    for k in _LINE_KERNELS:
+    # directions (away from glyphs, which would otherwise join the card edge);
+    # each closing holds the faint line itself (its kernel holds its centre)
+    closed = cv2.morphologyEx(faint, cv2.MORPH_CLOSE, _LINE_KERNELS[0])
+    for k in _LINE_KERNELS[1:]:
         closed = cv2.bitwise_or(closed, cv2.morphologyEx(faint, cv2.MORPH_CLOSE, k))
     cuts = cv2.bitwise_or(cv2.bitwise_or(closed, strong), cv2.Canny(smooth, 40, 90))
     return cv2.dilate(cuts, _ONES2)
 
 
 def quarter(work: np.ndarray) -> np.ndarray:
-    """The work copy at quarter size (table colour and bare-table mask are made from it)."""
-    return cv2.resize(work, (work.shape[1] // 4, work.shape[0] // 4), interpolation=cv2.INTER_AREA)
+    """The work copy at quarter size (table colour and bare-table mask are made from it).
+
+    Halved twice: each halving is OpenCV's fast 2x2 average, and the two cost
+    a fifth of one 4x4 average (1280x720: 0.4 against 2.1 ms); a pixel may
+    differ from the 4x4 average by one grey level (rounded twice)."""
+    h, w = work.shape[:2]
+    half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    return cv2.resize(half, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
 
 
 def clear_mask(small: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
