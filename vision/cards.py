@@ -177,10 +177,15 @@ def paper_tiles(small: np.ndarray, bg_tiles: np.ndarray, allowed: np.ndarray | N
             continue
         # a sprawling region (a table edge, a ring of cards): runs along the rows,
         # joined down the rows while their extent stays the same
-        sub = labels[y : y + bh, x : x + bw] == i
+        # where each row's runs start and end, all rows at once
+        padded = np.zeros((bh, bw + 2), np.int8)
+        padded[:, 1:-1] = labels[y : y + bh, x : x + bw] == i
+        ys, xs = np.nonzero(np.diff(padded, axis=1))
+        ends = np.searchsorted(ys, np.arange(bh + 1)).tolist()
+        xs = xs.tolist()
         open_runs: dict[tuple[int, int], list[int]] = {}
         for ty in range(bh):
-            edges = np.flatnonzero(np.diff(np.r_[0, sub[ty].astype(np.int8), 0])).tolist()
+            edges = xs[ends[ty] : ends[ty + 1]]
             now = {}
             for a, b in zip(edges[::2], edges[1::2], strict=True):
                 r = open_runs.get((a, b))
@@ -372,9 +377,9 @@ def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, 
     idx = _vertex_indices(cp, approx)
     orient = np.sign(cv2.contourArea(cp.reshape(-1, 1, 2), oriented=True))
     lo, hi = (72, 108) if metric else (55, 125)
-    chords = np.roll(approx, -1, axis=0) - approx  # float32, as the edge tests below take them
+    chords = np.concatenate((approx[1:], approx[:1])) - approx  # float32, as the edge tests below take them
     lengths = np.linalg.norm(chords, axis=1)
-    long_edges = [k for k in range(n) if lengths[k] >= min_edge]
+    long_edges = np.flatnonzero(lengths >= min_edge).tolist()
     if len(long_edges) < 2:
         return []
     chords_l, lengths_l, approx_l = chords.tolist(), lengths.tolist(), approx.tolist()
@@ -398,7 +403,7 @@ def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, 
         return fits[k]
 
     # the length of the contour between two vertices, by cumulative sums
-    before = np.r_[0.0, np.cumsum(lengths)].tolist()
+    before = [0.0, *np.cumsum(lengths).tolist()]
     total = before[-1]
     out = []
     m = len(long_edges)
