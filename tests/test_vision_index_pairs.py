@@ -9,7 +9,14 @@ import vision.index_pairs as ip
 import vision.pipeline as vp
 from vision.cards import card_outline
 from vision.evaluate import _index_spots, score
-from vision.index_pairs import Spots, candidate_pairs, find_index_pairs, outline_index_spots
+from vision.index_pairs import (
+    Spots,
+    candidate_pairs,
+    edges_beyond,
+    find_index_pairs,
+    outline_index_spots,
+    outlines_index_spots,
+)
 from vision.scene import render_scene
 
 
@@ -52,6 +59,28 @@ def test_index_spots_of_an_outline_sit_5_by_8_mm_in_from_each_corner():
     pts = outline_index_spots(card_outline(np.array([100.0, 50.0]), u, v))
     assert len(pts) == 4
     assert min(np.linalg.norm(pts - [100 - 8, 55], axis=1)) < 1e-6
+
+
+def test_the_index_spots_of_many_outlines_are_each_outlines_in_turn():
+    rng = np.random.default_rng(2)
+    outlines = [card_outline(rng.uniform(0, 300, 2), *_turned(a)) for a in rng.uniform(0, 6.3, 5)]
+    outlines.append(np.array([[0.0, 0.0], [0.0, 0.0], [5.0, 9.0], [1.0, 9.0]]))  # a degenerate corner is left out
+    each = np.vstack([outline_index_spots(o) for o in outlines])
+    assert np.array_equal(outlines_index_spots(outlines), each)
+    assert outlines_index_spots([]).shape == (0, 2)
+
+
+def _turned(a: float) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+
+
+def test_an_edge_beyond_the_rank_top_is_seen_on_each_ray_apart():
+    gray = np.full((100, 200), 220, np.uint8)
+    gray[:, 150:] = 60  # the table right of x = 150
+    tops = np.array([[145.0, 50.0], [60.0, 50.0], [3.0, 50.0]])
+    vs = np.array([[-1.0, 0.0], [-1.0, 0.0], [1.0, 0.0]])  # looking beyond the top: +x, +x, -x
+    assert edges_beyond(gray, np.eye(3), tops, vs).tolist() == [True, False, True]  # table; blank paper; off the image
+    assert edges_beyond(gray, np.eye(3), np.zeros((0, 2)), np.zeros((0, 2))).shape == (0,)
 
 
 def _pile_and_row(angle: float) -> list[dict]:
