@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from . import geometry as g
+from .backs import face_margins, find_backs
 from .cards import (
     Corner,
     Plane,
@@ -212,15 +213,30 @@ class VisionPipeline:
         markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)
         marker_found = [m for m in (self._marker_sighting(mk, plane) for mk in markers) if m is not None]
         marker_found = _merge_markers(marker_found)
-        # unreadable paper blobs: white-bordered backs or covered faces
+        # backs of any design, touching or partly under other cards (vision.backs);
+        # before the unreadable paper blobs, as a back touching another card is one blob with it
+        known = [x.outline for x in found + marker_found]
+        covers = [x.outline for x in found if x.kind == "card"]
+        allowed = _point_on_mat if cal is not None else (lambda _c: True)
+        # the table colour is the mat's: away from its edge and printed frame
+        region = inner = None
+        if cal is not None:
+            # inside the mat's printed frame (10 mm in), which would join every card into one region
+            region, inner = _mat_region(cal, f / 4, small.shape, margin=-13.0), _mat_region(cal, f / 4, small.shape, margin=-25.0)
+        for bk in find_backs(frame, plane, f, mask, small, region, inner, known, covers, allowed):
+            found.append(_Found("face_down", bk.outline, [_centre(bk.outline)], 0.55))
+        taken = [x.outline for x in found if x.kind == "face_down"] + [m.outline for m in marker_found]
+        # unreadable paper blobs: covered faces (or backs)
         for bi in unread_blobs:
             b = blobs[bi]
             if b.area < 0.35 * CARD_AREA or b.area > 1.6 * CARD_AREA or b.rectangularity < 0.8:
                 continue
             outline = rect_outline(b.rect)
-            if any(_inside(_centre(outline), m.outline) for m in marker_found):
+            if any(_inside(_centre(outline), t) for t in taken):
                 continue
-            kind = "face_down" if self._inner_paper(mask, plane, outline) < 0.5 else "unknown"
+            # not paper inside, and no paper where a face keeps its index (a court card's picture)
+            back = self._inner_paper(mask, plane, outline) < 0.5 and face_margins(mask, plane, outline) == 0
+            kind = "face_down" if back else "unknown"
             found.append(_Found(kind, outline, [_centre(outline)], 0.6))
         # full-bleed backs and other card-shaped outlines
         for q in find_quads(work_gray, plane, CARD_AREA):
@@ -318,8 +334,11 @@ class VisionPipeline:
         centres = centres[ok]
         # each spot's box extents along the image axes, in plane mm
         x, y, bw, bh = (stats[1:, k][ok].astype(np.float32) for k in range(4))
-        p0, p1, p2 = (plane.to_plane(np.c_[x + dx, y + dy]) for dx, dy in ((0, 0), (bw, 0), (0, bh)))
-        spot_ext = np.c_[np.linalg.norm(p1 - p0, axis=1), np.linalg.norm(p2 - p0, axis=1)]
+        if len(x):
+            p0, p1, p2 = (plane.to_plane(np.c_[x + dx, y + dy]) for dx, dy in ((0, 0), (bw, 0), (0, bh)))
+            spot_ext = np.c_[np.linalg.norm(p1 - p0, axis=1), np.linalg.norm(p2 - p0, axis=1)]
+        else:  # no glyph-sized spot (a table of backs): cv2 maps no points
+            spot_ext = np.zeros((0, 2), np.float32)
         known = [p for p, *_ in reads]
         out: list[_Found] = []
         # the opposite corner of every card read: its second index (the card
@@ -574,9 +593,9 @@ def _roi_params() -> cv2.aruco.DetectorParameters:
 MAT_MARGIN = 50.0
 
 
-def _mat_region(cal, scale: float, shape) -> np.ndarray:
-    """Mask (of ``shape``, pixels ``scale`` x the frame's) of the mat and a margin around it."""
-    m = MAT_MARGIN
+def _mat_region(cal, scale: float, shape, margin: float = MAT_MARGIN) -> np.ndarray:
+    """Mask (of ``shape``, pixels ``scale`` x the frame's) of the mat and ``margin`` mm around it (in, when negative)."""
+    m = margin
     corners = np.float32([[-m, -m], [g.MAT_W + m, -m], [g.MAT_W + m, g.MAT_H + m], [-m, g.MAT_H + m]])
     pts = cal.mat_to_image(corners) * scale
     out = np.zeros(shape[:2], np.uint8)
@@ -586,7 +605,12 @@ def _mat_region(cal, scale: float, shape) -> np.ndarray:
 
 def _on_mat(blob) -> bool:
     """Paper inside the mat and not one of the mat's own marker squares."""
-    x, y = blob.contour_plane.mean(axis=0)
+    return _point_on_mat(blob.contour_plane.mean(axis=0))
+
+
+def _point_on_mat(p: np.ndarray) -> bool:
+    """A point inside the mat and away from the mat's own marker squares."""
+    x, y = p
     if not (5 < x < g.MAT_W - 5 and 5 < y < g.MAT_H - 5):
         return False
     reach = g.MAT_MARKER / 2 + 12
@@ -707,11 +731,19 @@ def _merge_markers(found: list[_Found]) -> list[_Found]:
 
 
 def _dedupe(found: list[_Found]) -> list[_Found]:
-    """Drop unknowns/backs that sit on a read card's anchor (the same paper)."""
+    """Drop unknowns/backs that sit on a read card's anchor and mostly share its
+    outline (the same paper).  A back that a read card lies across, its index
+    on the back, stays."""
     keep = []
     for f in found:
         if f.kind in ("unknown", "face_down") and f.back is None:
-            if any(o is not f and o.kind in ("card", "marker") and any(_inside(a, f.outline) for a in o.anchors) for o in found):
+            if any(
+                o is not f
+                and o.kind in ("card", "marker")
+                and any(_inside(a, f.outline) for a in o.anchors)
+                and _overlap(o.outline, f.outline) > 0.5 * CARD_AREA
+                for o in found
+            ):
                 continue
         keep.append(f)
     return keep

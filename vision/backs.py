@@ -1,0 +1,531 @@
+"""Face-down cards: card-sized rectangles that are not the table and not card
+paper inside, found from the corners of everything that differs from the
+table and checked against the picture.
+
+A back may be any colour or picture (white-bordered line patterns, full-bleed
+photographs, plain dark colours), so nothing here knows a design.  What every
+back shares is the card's size and shape, so a back is looked for as:
+
+1. *not table* (:func:`not_table_mask`): pixels whose hue is not the table's
+   (the table colour per tile, from the mat alone when there is one), or
+   whose brightness is far from it; a lamp, wood grain, a plaid's darker
+   squares or a glare do not count;
+2. right-angled corners of those regions (cards touching or overlapping make
+   one region, whose outer corners are still card corners), each the corner of
+   a card lying one way or the other;
+3. each such card checked in a rectified view of the frame (:func:`judge`):
+   not table inside and at each corner (a palm has no corners), an edge (a
+   step, or the thin line of a seam) along its sides where they are found
+   near the card's size (sides under a card already read are not asked
+   for), its two halves alike (a back's design is the same turned half
+   round; a hand over part of it is not), and neither paper-white in its
+   middle nor where a face keeps its index (that is a face);
+4. the best supported of overlapping candidates wins, and a back found makes
+   its neighbours in a row (same orientation, one card along) candidates too:
+   the middle card of a row of touching backs has no corner of its own.
+
+Unsure means no back: the caller reports unreadable card-shaped paper as
+unknown.  All functions are pure; geometry is in plane millimetres (see
+:class:`vision.cards.Plane`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import geometry as g
+from .cards import Blob, Corner, Plane, card_outline, find_blobs, find_corners
+
+CARD_AREA = g.CARD_W * g.CARD_H
+#: rectified view: pixels per mm, and mm of margin round the card
+VIEW_PPM = 2.0
+VIEW_MARGIN = 6.0
+#: colour off the table's brightness line (grey levels) that counts as not table
+OFF_TABLE = 24.0
+#: brightness relative to the table outside which a pixel is not table
+DARKER, BRIGHTER = 0.45, 1.9
+#: grey levels of a side's averaged step or line for it to count as a card edge
+EDGE_LEVELS = 14.0
+#: share of a card's sides (segments not under a card already read) that must show an edge
+SIDE_SUPPORT = 0.75
+
+
+@dataclass(frozen=True)
+class BackCandidate:
+    """A card-shaped outline found: ``outline`` (plane mm, corner ``point`` first),
+    ``face_down`` (False: card-shaped and not the table, but paper-white inside
+    or unsure), and the share of its sides that show an edge."""
+
+    outline: np.ndarray
+    face_down: bool
+    support: float
+
+
+def not_table_mask(img: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
+    """Pixels of ``img`` (BGR, any size) that are not the table: 255 where the
+    colour's hue leaves the table's (``OFF_TABLE``) or its brightness is far
+    from the table's.  The hue is compared as each colour less its smallest
+    channel, which neither a lamp (a factor) nor a glare (white added) turns;
+    on a grey table any colour leaves it.  ``bg_tiles``: per-tile table colours
+    (:func:`table_colours`)."""
+    h, w = img.shape[:2]
+    px = cv2.blur(img, (3, 3)).astype(np.float32)
+    bg = cv2.resize(bg_tiles.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    norm = np.maximum(np.sqrt((bg * bg).sum(axis=2)), 1.0)
+    ratio = (px * bg).sum(axis=2) / (norm * norm)
+    chroma = px - px.min(axis=2, keepdims=True)
+    bchroma = bg - bg.min(axis=2, keepdims=True)
+    bnorm = np.sqrt((bchroma * bchroma).sum(axis=2, keepdims=True))
+    unit = np.where(bnorm > 10, bchroma / np.maximum(bnorm, 1.0), 0)
+    along = (chroma * unit).sum(axis=2)
+    off = np.sqrt(np.maximum((chroma * chroma).sum(axis=2) - along * along, 0))
+    mask = (off > OFF_TABLE) | (ratio < DARKER) | (ratio > BRIGHTER)
+    mask = mask.astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def table_colours(small: np.ndarray, region: np.ndarray | None, tiles: tuple[int, int] = (4, 3)) -> np.ndarray:
+    """The table's colour per tile (a small BGR image, ``tiles`` wide and high):
+    the median of the pixels in each tile's most common colour bin, counting
+    only pixels in ``region`` (the mat, when there is one: a tile at the mat's
+    edge must not take the floor beyond it for the table).  A tile with too
+    few such pixels takes the most common colour of the whole region."""
+    tx, ty = tiles
+    img = cv2.resize(small, (tx * 24, ty * 24), interpolation=cv2.INTER_AREA)
+    inside = np.ones((ty * 24, tx * 24), bool) if region is None else cv2.resize(region, (tx * 24, ty * 24), interpolation=cv2.INTER_NEAREST) > 0
+    q = (img >> 5).astype(np.int32)
+    codes = q[..., 0] * 64 + q[..., 1] * 8 + q[..., 2]
+
+    def mode_colour(sel: np.ndarray) -> np.ndarray | None:
+        if sel.sum() < 40:
+            return None
+        c = codes[sel]
+        best = np.bincount(c, minlength=512).argmax()
+        return np.median(img[sel][c == best], axis=0)
+
+    overall = mode_colour(inside)
+    if overall is None:
+        overall = np.median(img.reshape(-1, 3), axis=0)
+    out = np.zeros((ty, tx, 3), np.float32)
+    for j in range(ty):
+        for i in range(tx):
+            sel = np.zeros_like(inside)
+            sel[j * 24 : (j + 1) * 24, i * 24 : (i + 1) * 24] = inside[j * 24 : (j + 1) * 24, i * 24 : (i + 1) * 24]
+            c = mode_colour(sel)
+            # a tile mostly covered by one card takes that card's colour: the
+            # table is one colour under different light, so a tile whose colour
+            # is off the whole table's (not just darker or lighter) is not trusted
+            out[j, i] = overall if c is None or _off_colour(c, overall) > OFF_TABLE / 2 else c
+    return out
+
+
+def _off_colour(c: np.ndarray, ref: np.ndarray) -> float:
+    """How far colour ``c`` lies off the line of ``ref``'s colour at any brightness."""
+    unit = ref / max(float(np.linalg.norm(ref)), 1.0)
+    return float(np.linalg.norm(c - float(c @ unit) * unit))
+
+
+def _view_homography(plane: Plane, point: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """View pixels -> plane mm for the card at ``point`` along ``u`` (63 mm) and ``v`` (88 mm)."""
+    s, m = 1.0 / VIEW_PPM, VIEW_MARGIN
+    o = point - m * u - m * v
+    return np.array([[u[0] * s, v[0] * s, o[0]], [u[1] * s, v[1] * s, o[1]], [0, 0, 1]])
+
+
+#: the card's size may be this much larger than nominal in the view: without a
+#: mat, plane "millimetres" are scaled from the cards seen (a few, perhaps
+#: partly covered) and a tilted camera squashes one direction, so a card's
+#: sides there may measure 0.6-1.4 times their nominal length
+SLACK = 1.45
+VIEW_W = int(round((g.CARD_W * SLACK + 2 * VIEW_MARGIN) * VIEW_PPM))
+VIEW_H = int(round((g.CARD_H * SLACK + 2 * VIEW_MARGIN) * VIEW_PPM))
+
+
+def _warp(img: np.ndarray, to_img: np.ndarray, nearest: bool = False) -> np.ndarray:
+    """The rectified view of ``img`` (a mask: nearest pixel, zero beyond the
+    image; a picture: the image's edge repeated, so that it makes no edge)."""
+    flags = (cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR) | cv2.WARP_INVERSE_MAP
+    border = cv2.BORDER_CONSTANT if nearest else cv2.BORDER_REPLICATE
+    return cv2.warpPerspective(img, to_img, (VIEW_W, VIEW_H), flags=flags, borderMode=border, borderValue=0)
+
+
+def _strengths(view: np.ndarray, horizontal: bool, lo: int, hi: int, a0: int, a1: int) -> np.ndarray:
+    """Edge strength of a side of the card in a rectified view, per segment
+    (three along ``a0..a1``) and per place across (``lo..hi``, view pixels): the
+    largest colour step over 3 mm, or thin line, across it, averaged along the
+    segment (a pattern averages out, a straight edge does not)."""
+    half = int(round(1.5 * VIEW_PPM))
+    lo, hi = max(lo - half, 0), min(hi + half + 1, view.shape[0] if horizontal else view.shape[1])
+    bounds = np.linspace(a0, a1, 4).round().astype(int)
+    out = []
+    for k in range(3):
+        b0, b1 = bounds[k], bounds[k + 1]
+        prof = view[lo:hi, b0:b1].mean(axis=1) if horizontal else view[b0:b1, lo:hi].mean(axis=0)
+        if len(prof) < 2 * half + 1:
+            return np.zeros((3, 1), np.float32)
+        step = np.abs(prof[2 * half :] - prof[: -2 * half]).max(axis=1)
+        line = np.abs(prof[half:-half] - (prof[2 * half :] + prof[: -2 * half]) / 2).max(axis=1)
+        out.append(np.maximum(step, line))
+    return np.array(out)
+
+
+def _on_one_line(st: np.ndarray) -> np.ndarray:
+    """Per segment, the edge strength on the one line across which the
+    segments' strongest places agree best (their median, give or take a
+    pixel): a card's side is straight, a hand's outline bends away."""
+    if st.shape[1] < 3:
+        return st.max(axis=1)
+    k = int(np.median(st.argmax(axis=1)))
+    return st[:, max(k - 1, 0) : k + 2].max(axis=1)
+
+
+def _corner_fill(nt_view: np.ndarray, covered: np.ndarray, w: float, h: float) -> float:
+    """The least share, over the card's four corners in a rectified view, of
+    the square 3-9 mm in from both sides that is not table or is covered."""
+    r, m = VIEW_PPM, VIEW_MARGIN
+    a, b = 3.0, 9.0
+    out = 1.0
+    for xa, xb in ((a, b), (w - b, w - a)):
+        for ya, yb in ((a, b), (h - b, h - a)):
+            box = (slice(int((m + ya) * r), int((m + yb) * r)), slice(int((m + xa) * r), int((m + xb) * r)))
+            out = min(out, float(((nt_view[box] > 0) | (covered[box] > 0)).mean()))
+    return out
+
+
+def _segment_points(point: np.ndarray, u: np.ndarray, v: np.ndarray, w: float, h: float, span: float) -> list[list[np.ndarray]]:
+    """The middle of each side's three segments (plane mm), as :func:`_strengths`
+    cuts them: sides in the order top, right (at ``w``), bottom (at ``h``),
+    left, each from 6 mm to ``span`` of its nominal length less 6 mm."""
+    sides = []
+    for start, along, length in ((point, u, g.CARD_W), (point + w * u, v, g.CARD_H), (point + h * v, u, g.CARD_W), (point, v, g.CARD_H)):
+        a0, a1 = 6.0, span * length - 6.0
+        sides.append([start + along * (a0 + (a1 - a0) * (k + 0.5) / 3) for k in range(3)])
+    return sides
+
+
+def _inside_any(p: np.ndarray, polys: list[np.ndarray]) -> bool:
+    return any(cv2.pointPolygonTest(np.float32(q).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) > 0 for q in polys)
+
+
+def _shrink(outline: np.ndarray, mm: float) -> np.ndarray:
+    c = outline.mean(axis=0)
+    d = outline - c
+    n = np.linalg.norm(d, axis=1, keepdims=True)
+    return c + d * np.maximum(n - mm, 0) / np.maximum(n, 1e-6)
+
+
+def judge(
+    frame: np.ndarray,
+    plane: Plane,
+    paper: np.ndarray,
+    not_table: np.ndarray,
+    half_to_plane: np.ndarray,
+    point: np.ndarray,
+    u: np.ndarray,
+    v: np.ndarray,
+    covers: list[np.ndarray],
+    trace: list | None = None,
+    beside: np.ndarray | None = None,
+) -> BackCandidate | None:
+    """The card with its corner at ``point`` (``u`` along its 63 mm side, ``v``
+    along its 88 mm side), checked in a rectified view: None when it is not a
+    card there (table inside, or too few of its sides show an edge).  Its far
+    sides are looked for near the card's size (farther off without a mat,
+    whose "millimetres" a tilted camera bends) and the outline returned is
+    where they were found.  ``paper``: the work copy's paper mask;
+    ``not_table``: :func:`not_table_mask` of a copy whose pixels map to plane
+    mm by ``half_to_plane``; ``covers``: outlines of cards already found,
+    which may lie on this one (their sides there are not asked for);
+    ``beside``: the outline of a card found touching this one, whose shared
+    side is not asked for either (two backs of one deck edge to edge may show
+    no seam at all).  ``trace``: a list that gets a dict of what was measured (diagnostics)."""
+    info: dict = {"point": point, "u": u, "v": v}
+    if trace is not None:
+        trace.append(info)
+    A = _view_homography(plane, point, u, v)
+    r, m = VIEW_PPM, VIEW_MARGIN
+    # the card's nominal extent first: is it the table there, or all covered?
+    span = 1.0 if plane.metric else 0.6  # the share of each side sure to lie on the card
+    nt = _warp(not_table, np.linalg.inv(half_to_plane) @ A, nearest=True)
+    covered = np.zeros((VIEW_H, VIEW_W), np.uint8)
+    inv = np.linalg.inv(A)
+    for c in covers:
+        pts = cv2.perspectiveTransform(np.float32(c).reshape(-1, 1, 2), inv).reshape(-1, 2)
+        cv2.fillConvexPoly(covered, np.round(pts).astype(np.int32), 255)
+    core = (slice(int((m + 3) * r), int((m + span * g.CARD_H - 3) * r)), slice(int((m + 3) * r), int((m + span * g.CARD_W - 3) * r)))
+    free = covered[core] == 0
+    info["free"], info["body"] = float(free.mean()), float(((nt[core] > 0) | ~free).mean())
+    if free.mean() < 0.4 or ((nt[core] > 0) | ~free).mean() < 0.9:
+        info["fate"] = "table_inside"
+        return None
+    view = _warp(frame, plane.plane_to_frame @ A).astype(np.float32)
+    x0, y0 = int(round(m * r)), int(round(m * r))
+    near = int(round(2.5 * r))
+    aw, ah = int(round((m + span * g.CARD_W - 6) * r)), int(round((m + span * g.CARD_H - 6) * r))
+    ax0 = int(round((m + 6) * r))
+    # on the mat, a bridge card (57 mm) or a poker card; without one, see SLACK
+    lo_f, hi_f = (0.88, 1.1) if plane.metric else (0.6, SLACK - 0.03)
+    # the far sides: places within the size range where as many of their
+    # segments show an edge as anywhere; of those, the pair nearest a card's
+    # shape (the end of the card beyond, or a pattern's inner edge, shows too)
+    options = []
+    for horizontal, nominal, a1 in ((False, g.CARD_W, ah), (True, g.CARD_H, aw)):
+        lo, hi = int(round((m + lo_f * nominal) * r)), int(round((m + hi_f * nominal) * r))
+        st = _strengths(view, horizontal, lo, hi, ax0, a1)
+        count = (st >= EDGE_LEVELS).sum(axis=0)
+        score = np.minimum(st, 3 * EDGE_LEVELS).sum(axis=0)
+        peak = (score >= np.r_[score[:1], score[:-1]]) & (score >= np.r_[score[1:], score[-1:]])
+        best = count == count.max()
+        picks = np.flatnonzero(best & peak)
+        if not len(picks):
+            picks = [int(np.argmax(np.where(best, score, -1)))]
+        options.append([((lo + k) / r - m, st[:, max(k - 2, 0) : k + 3].max(axis=1)) for k in picks])
+    shape = g.CARD_W / g.CARD_H
+    if plane.metric:  # the nearest a card's size
+        far = min(((a, b) for a in options[0] for b in options[1]), key=lambda ab: abs(ab[0][0] - g.CARD_W) + abs(ab[1][0] - g.CARD_H))
+    else:  # the nearest a card's shape
+        far = min(((a, b) for a in options[0] for b in options[1]), key=lambda ab: abs(ab[0][0] / ab[1][0] - shape))
+    (w, right), (h, bottom) = far
+    info.update(w=w, h=h)
+    if not plane.metric and not 0.55 < w / h < 0.9:  # the far sides found are not one card's
+        info["fate"] = "shape"
+        return None
+    top = _on_one_line(_strengths(view, True, y0 - near, y0 + near, ax0, aw))
+    left = _on_one_line(_strengths(view, False, x0 - near, x0 + near, ax0, ah))
+    outline = card_outline(point, u, v, w, h)
+    shrunk = [_shrink(c, 3.0) for c in covers] + ([_shrink(beside, -4.0)] if beside is not None else [])
+    asked = shown = 0
+    # each corner filled: a card's corners are square (3 mm round), a palm's are not there
+    info["corners"] = fill = _corner_fill(nt, covered, w, h)
+    if fill < 0.75:
+        info["fate"] = "corners"
+        return None
+    bare_side = False  # a side that shows no edge at all (a hand's outline is not straight)
+    for segs, pts in zip((top, right, bottom, left), _segment_points(point, u, v, w, h, span), strict=True):
+        side_asked = side_shown = 0
+        for e, p in zip(segs, pts, strict=True):
+            if _inside_any(p, shrunk):
+                continue
+            side_asked += 1
+            side_shown += bool(e >= EDGE_LEVELS)
+        asked, shown = asked + side_asked, shown + side_shown
+        bare_side |= side_asked >= 2 and side_shown == 0
+    info.update(w=w, h=h, sides=[top.round(), right.round(), bottom.round(), left.round()], asked=asked, shown=shown)
+    if asked < 6 or shown < SIDE_SUPPORT * asked or bare_side:
+        info["fate"] = "sides"
+        return None
+    # a back's design is the same turned half round (nearly every deck's is,
+    # so that a back tells nothing of which way up its face is): opposite
+    # borders look alike.  A hand or another thing over part of it does not
+    info["asymmetry"] = asym = _asymmetry(view, covered, w, h)
+    if asym > ASYMMETRY:
+        info["fate"] = "asymmetry"
+        return None
+    pp = _warp(paper, np.linalg.inv(plane.work_to_plane) @ A, nearest=True)
+    mid = (slice(int((m + 0.2 * h) * r), int((m + 0.8 * h) * r)), slice(int((m + 0.2 * w) * r), int((m + 0.8 * w) * r)))
+    mid_free = covered[mid] == 0
+    paper_share = float((pp[mid] > 0)[mid_free].mean()) if mid_free.any() else 1.0
+    info["paper"] = paper_share
+    margins = _index_margins(pp, covered, w, h)
+    info["margins"] = margins
+    info["fate"] = "back" if paper_share < 0.3 and margins == 0 else "face"
+    return BackCandidate(outline, paper_share < 0.3 and margins == 0, shown / asked)
+
+
+#: grey levels by which the mean colours of a card's opposite border strips may differ
+ASYMMETRY = 25.0
+
+
+def _asymmetry(view: np.ndarray, covered: np.ndarray, w: float, h: float) -> float:
+    """The larger difference (grey levels, largest channel) between the mean
+    colours of the card's opposite halves (top and bottom, left and right,
+    3 mm in from its edges) in a rectified view, over what is not covered; 0
+    when a half is mostly covered.  Halves, not border strips: a corner placed
+    a millimetre off moves a strip across a back's white border."""
+    r, m = VIEW_PPM, VIEW_MARGIN
+    e = 3.0
+
+    def part(x0: float, x1: float, y0: float, y1: float) -> np.ndarray | None:
+        box = (slice(int((m + y0) * r), int((m + y1) * r)), slice(int((m + x0) * r), int((m + x1) * r)))
+        free = cv2.compare(covered[box], 0, cv2.CMP_EQ)
+        if cv2.countNonZero(free) < 0.5 * free.size:
+            return None
+        return np.array(cv2.mean(view[box], mask=free)[:3])
+
+    pairs = (
+        (part(e, w - e, e, h / 2), part(e, w - e, h / 2, h - e)),
+        (part(e, w / 2, e, h - e), part(w / 2, w - e, e, h - e)),
+    )
+    return max((float(np.abs(p - q).max()) for p, q in pairs if p is not None and q is not None), default=0.0)
+
+
+def face_margins(paper: np.ndarray, plane: Plane, outline: np.ndarray) -> int:
+    """:func:`_index_margins` of a card outline (plane mm, four corners in
+    order) on the work copy's ``paper`` mask: how many of its corners are
+    paper-white where a face keeps its index (a back shows none)."""
+    p0, p1, p3 = outline[0], outline[1], outline[3]
+    a, b = np.linalg.norm(p1 - p0), np.linalg.norm(p3 - p0)
+    (u, w), (v, h) = ((p1 - p0) / max(a, 1e-6), a), ((p3 - p0) / max(b, 1e-6), b)
+    if w > h:
+        (u, w), (v, h) = (v, h), (u, w)
+    A = _view_homography(plane, p0, u, v)
+    view = _warp(paper, np.linalg.inv(plane.work_to_plane) @ A, nearest=True)
+    return _index_margins(view, np.zeros(view.shape, np.uint8), w, h)
+
+
+#: where a face keeps its corner index (mm from the corner, across and along):
+#: paper there with a little ink.  A back's white border, if it has one, is
+#: narrower than an index
+INDEX_BOX = (2.0, 3.0, 11.0, 24.0)
+
+
+def _index_margins(paper_view: np.ndarray, covered: np.ndarray, w: float, h: float) -> int:
+    """How many of the card's corners (in a rectified view, card ``w`` x ``h``
+    mm) are paper-white where a face keeps its index: a face has four (two
+    with an index), unless something covers them."""
+    r, m = VIEW_PPM, VIEW_MARGIN
+    x0, y0, x1, y1 = INDEX_BOX
+    n = 0
+    for fx, fy in ((False, False), (True, False), (True, True), (False, True)):
+        xa, xb = (w - x1, w - x0) if fx else (x0, x1)
+        ya, yb = (h - y1, h - y0) if fy else (y0, y1)
+        box = (slice(int((m + ya) * r), int((m + yb) * r)), slice(int((m + xa) * r), int((m + xb) * r)))
+        free = covered[box] == 0
+        if free.mean() > 0.8 and (paper_view[box] > 0)[free].mean() > 0.75:
+            n += 1
+    return n
+
+
+#: mm an outline of the not-table mask may stray from a straight edge (half
+#: the paper finder's resolution, and a card's soft shadow on one side)
+OUTLINE_TOLERANCE = 2.0
+
+
+def _outer_corners(bi: int, blob: Blob, metric: bool) -> list[Corner]:
+    """:func:`vision.cards.find_corners` with edges straight to
+    :data:`OUTLINE_TOLERANCE` (it simplifies outlines to 1.2 mm): the blob is
+    measured in a scaled-down plane, which keeps angles, and the corners
+    scaled back."""
+    k = 1.2 / OUTLINE_TOLERANCE
+    scaled = Blob(blob.contour_work, blob.contour_plane * k, blob.area * k * k, blob.rect, blob.rectangularity)
+    out = []
+    for c in find_corners(bi, scaled, metric, min_edge=12.0 * k, max_gap=9.0 * k):
+        out.append(Corner(c.blob, c.point / k, c.d1, c.d2, c.len1 / k, c.len2 / k))
+    return out
+
+
+def _grid(point: np.ndarray, u: np.ndarray, v: np.ndarray, span: float) -> np.ndarray:
+    """Nine points spread over the card (plane mm), within ``span`` of its nominal size from ``point``."""
+    t = np.array([0.2, 0.5, 0.8]) * span
+    return np.array([point + a * g.CARD_W * u + b * g.CARD_H * v for a in t for b in t])
+
+
+def find_backs(
+    frame: np.ndarray,
+    plane: Plane,
+    work_scale: float,
+    paper: np.ndarray,
+    small: np.ndarray,
+    region: np.ndarray | None,
+    colour_region: np.ndarray | None,
+    known: list[np.ndarray],
+    covers: list[np.ndarray],
+    allowed,
+    trace: list | None = None,
+) -> list[BackCandidate]:
+    """Face-down cards in ``frame`` (see the module docstring), as candidates
+    with ``face_down`` True; card-shaped things that are paper-white inside are
+    left out (a face whose index is hidden is the paper finder's unknown).
+    ``work_scale``: the work copy's size relative to the frame; ``paper``: its
+    paper mask; ``small``: the quarter-size work copy, ``region`` a mask of
+    it where cards may lie (the mat) or None, and ``colour_region`` where the
+    table's colour is to be taken (the mat away from its edge); ``known``: outlines of everything already found (a candidate
+    on one of them is that thing); ``covers``: those that may lie on a back
+    (read cards); ``allowed(centre)``: whether a card may lie there (on the mat)."""
+    h, w = frame.shape[:2]
+    hs = work_scale / 2
+    half = cv2.resize(frame, (max(1, round(w * hs)), max(1, round(h * hs))), interpolation=cv2.INTER_AREA)
+    nt = not_table_mask(half, table_colours(small, colour_region))
+    if region is not None:  # beyond the mat is not the table, yet no card either (and it would enclose them all)
+        nt = cv2.bitwise_and(nt, cv2.resize(region, (nt.shape[1], nt.shape[0]), interpolation=cv2.INTER_NEAREST))
+    half_to_plane = plane.work_to_plane @ np.diag([2.0, 2.0, 1.0])
+    hplane = Plane(half_to_plane, plane.plane_to_frame, plane.metric)
+    to_half = np.linalg.inv(half_to_plane)
+    hh, hw = nt.shape
+    corners = [c for bi, b in enumerate(find_blobs(nt, hplane, 0.3 * CARD_AREA)) for c in _outer_corners(bi, b, plane.metric)]
+    corners.sort(key=lambda c: -min(c.len1, c.len2))
+    # a corner where the frame's edge or the mat's cuts a region is no card's
+    away = np.zeros((hh, hw), np.uint8)
+    away[4:-4, 4:-4] = 255
+    if region is not None:
+        away = cv2.bitwise_and(away, cv2.erode(cv2.resize(region, (hw, hh), interpolation=cv2.INTER_NEAREST), np.ones((9, 9), np.uint8)))
+    hyps = []
+    for c in corners:
+        x, y = np.round(cv2.perspectiveTransform(np.float32(c.point).reshape(1, 1, 2), to_half).ravel()).astype(int)
+        if 0 <= x < hw and 0 <= y < hh and away[y, x]:
+            hyps.append(c)
+    known = list(known)
+    tried: list[np.ndarray] = []
+
+    def fits(point, u, v) -> bool:
+        centre = card_outline(point, u, v).mean(axis=0)
+        if not allowed(centre) or any(np.linalg.norm(centre - t) < 8 for t in tried) or _inside_any(centre, known):
+            return False
+        pts = cv2.perspectiveTransform(np.float32(_grid(point, u, v, 1.0 if plane.metric else 0.6)).reshape(-1, 1, 2), to_half).reshape(-1, 2)
+        ij = np.round(pts).astype(int)
+        ok = (ij[:, 0] >= 0) & (ij[:, 0] < hw) & (ij[:, 1] >= 0) & (ij[:, 1] < hh)
+        if ok.sum() < 9:
+            return False
+        return int((nt[ij[:, 1], ij[:, 0]] > 0).sum()) >= 7
+
+    def judged(hyps, beside: list | None = None) -> list[tuple[BackCandidate, np.ndarray, np.ndarray, np.ndarray]]:
+        out = []
+        for i, (point, u, v) in enumerate(hyps):
+            for a, b in ((u, v), (v, u)):
+                if fits(point, a, b):
+                    tried.append(card_outline(point, a, b).mean(axis=0))
+                    cand = judge(frame, plane, paper, nt, half_to_plane, point, a, b, covers, trace, beside[i] if beside else None)
+                    if cand is not None:
+                        out.append((cand, point, a, b))
+        return out
+
+    # the best supported first; one card per place (the same card from
+    # another corner, or a wrong size from a row of touching cards, overlaps it)
+    chosen: list[tuple[BackCandidate, np.ndarray, np.ndarray, np.ndarray]] = []
+    pool = judged((c.point, c.d1, c.d2) for c in hyps)
+    for _ in range(6):
+        added = []
+        for item in sorted(pool, key=lambda x: (-x[0].support, _aspect_error(x[0].outline))):
+            o = item[0].outline
+            if any(_overlap(o, c[0].outline) > 0.3 * min(_area(o), _area(c[0].outline)) for c in chosen):
+                continue
+            chosen.append(item)
+            added.append(item)
+        # the neighbours in a row or column of touching cards of those just found
+        nxt, by = [], []
+        for cand, point, a, b in added:
+            if cand.face_down:
+                w, h = np.linalg.norm(cand.outline[1] - cand.outline[0]), np.linalg.norm(cand.outline[3] - cand.outline[0])
+                nxt += [(point + w * a, a, b), (point - w * a, a, b), (point + h * b, a, b), (point - h * b, a, b)]
+                by += [cand.outline] * 4
+        if not nxt:
+            break
+        known += [_shrink(c[0].outline, 6.0) for c in added]
+        pool = judged(nxt, by)
+    return [c[0] for c in chosen if c[0].face_down]
+
+
+def _area(outline: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(np.float32(outline).reshape(-1, 1, 2))))
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(np.float32(a).reshape(-1, 1, 2), np.float32(b).reshape(-1, 1, 2))
+    return float(inter)
+
+
+def _aspect_error(outline: np.ndarray) -> float:
+    w, h = np.linalg.norm(outline[1] - outline[0]), np.linalg.norm(outline[3] - outline[0])
+    return abs(w / max(h, 1e-6) - g.CARD_W / g.CARD_H)
