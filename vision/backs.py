@@ -70,18 +70,22 @@ def not_table_mask(img: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
     channel, which neither a lamp (a factor) nor a glare (white added) turns;
     on a grey table any colour leaves it.  ``bg_tiles``: per-tile table colours
     (:func:`table_colours`)."""
+    # channel planes, not (h, w, 3) arrays reduced over their last axis: the
+    # same sums, about 8x cheaper; squared lengths spare the square roots
     h, w = img.shape[:2]
-    px = cv2.blur(img, (3, 3)).astype(np.float32)
-    bg = cv2.resize(bg_tiles.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    norm = np.maximum(np.sqrt((bg * bg).sum(axis=2)), 1.0)
-    ratio = (px * bg).sum(axis=2) / (norm * norm)
-    chroma = px - px.min(axis=2, keepdims=True)
-    bchroma = bg - bg.min(axis=2, keepdims=True)
-    bnorm = np.sqrt((bchroma * bchroma).sum(axis=2, keepdims=True))
-    unit = np.where(bnorm > 10, bchroma / np.maximum(bnorm, 1.0), 0)
-    along = (chroma * unit).sum(axis=2)
-    off = np.sqrt(np.maximum((chroma * chroma).sum(axis=2) - along * along, 0))
-    mask = (off > OFF_TABLE) | (ratio < DARKER) | (ratio > BRIGHTER)
+    b, g, r = (c.astype(np.float32) for c in cv2.split(cv2.blur(img, (3, 3))))
+    bb, bg_, br = cv2.split(cv2.resize(bg_tiles.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR))
+    nn = np.maximum(bb * bb + bg_ * bg_ + br * br, 1.0)
+    dot = b * bb + g * bg_ + r * br  # the brightness ratio is dot / nn
+    m = np.minimum(np.minimum(b, g), r)
+    cb, cg, cr = b - m, g - m, r - m
+    bm = np.minimum(np.minimum(bb, bg_), br)
+    bcb, bcg, bcr = bb - bm, bg_ - bm, br - bm
+    bnorm = np.sqrt(bcb * bcb + bcg * bcg + bcr * bcr)
+    scale = np.where(bnorm > 10, 1.0 / np.maximum(bnorm, 1.0), 0).astype(np.float32)
+    along = (cb * bcb + cg * bcg + cr * bcr) * scale
+    off2 = cb * cb + cg * cg + cr * cr - along * along
+    mask = (off2 > OFF_TABLE * OFF_TABLE) | (dot < DARKER * nn) | (dot > BRIGHTER * nn)
     mask = mask.astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
@@ -446,7 +450,11 @@ def find_backs(
     (read cards); ``allowed(centre)``: whether a card may lie there (on the mat)."""
     h, w = frame.shape[:2]
     hs = work_scale / 2
-    half = cv2.resize(frame, (max(1, round(w * hs)), max(1, round(h * hs))), interpolation=cv2.INTER_AREA)
+    size = (max(1, round(w * hs)), max(1, round(h * hs)))
+    if hs == 0.5 or min(w, h) < 4:
+        half = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    else:  # OpenCV's area resize at a fractional scale costs ~20 ms on 1080p; halve exactly, then bilinear
+        half = cv2.resize(cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA), size, interpolation=cv2.INTER_LINEAR)
     nt = not_table_mask(half, table_colours(small, colour_region))
     if region is not None:  # beyond the mat is not the table, yet no card either (and it would enclose them all)
         nt = cv2.bitwise_and(nt, cv2.resize(region, (nt.shape[1], nt.shape[0]), interpolation=cv2.INTER_NEAREST))

@@ -135,7 +135,9 @@ class VisionPipeline:
             f = min(1.0, WORK_PX_PER_MM / max(cal.px_per_mm(), 1e-6))
         else:
             f = min(1.0, 1280.0 / max(h, w))
-        work = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else frame
+        # bilinear down to half size: OpenCV's area resize at a fractional scale costs 20-28 ms on
+        # 1080p against ~4 (same accuracy on 180 1080p scenes); below half, bilinear would skip pixels
+        work = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_LINEAR if f > 0.5 else cv2.INTER_AREA) if f < 1 else frame
         small = quarter(work)
         bg = background_colour(small)
         # per-pixel work only where the quarter copy shows paper (on the mat, when there is one)
