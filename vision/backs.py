@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from . import geometry as g
-from .cards import Blob, Corner, Plane, card_outline, find_blobs, find_corners
+from .cards import Blob, Corner, Plane, card_outline, find_blobs, find_corners, overlap_area
 
 CARD_AREA = g.CARD_W * g.CARD_H
 #: rectified view: pixels per mm, and mm of margin round the card
@@ -457,7 +457,8 @@ def find_backs(
         half = cv2.resize(cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA), size, interpolation=cv2.INTER_LINEAR)
     nt = not_table_mask(half, table_colours(small, colour_region))
     if region is not None:  # beyond the mat is not the table, yet no card either (and it would enclose them all)
-        nt = cv2.bitwise_and(nt, cv2.resize(region, (nt.shape[1], nt.shape[0]), interpolation=cv2.INTER_NEAREST))
+        region = cv2.resize(region, (nt.shape[1], nt.shape[0]), interpolation=cv2.INTER_NEAREST)
+        nt = cv2.bitwise_and(nt, region)
     half_to_plane = plane.work_to_plane @ np.diag([2.0, 2.0, 1.0])
     hplane = Plane(half_to_plane, plane.plane_to_frame, plane.metric)
     to_half = np.linalg.inv(half_to_plane)
@@ -468,7 +469,7 @@ def find_backs(
     away = np.zeros((hh, hw), np.uint8)
     away[4:-4, 4:-4] = 255
     if region is not None:
-        away = cv2.bitwise_and(away, cv2.erode(cv2.resize(region, (hw, hh), interpolation=cv2.INTER_NEAREST), np.ones((9, 9), np.uint8)))
+        away = cv2.bitwise_and(away, cv2.erode(region, np.ones((9, 9), np.uint8)))
     hyps = []
     for c in corners:
         x, y = np.round(cv2.perspectiveTransform(np.float32(c.point).reshape(1, 1, 2), to_half).ravel()).astype(int)
@@ -507,7 +508,7 @@ def find_backs(
         added = []
         for item in sorted(pool, key=lambda x: (-x[0].support, _aspect_error(x[0].outline))):
             o = item[0].outline
-            if any(_overlap(o, c[0].outline) > 0.3 * min(_area(o), _area(c[0].outline)) for c in chosen):
+            if any(overlap_area(o, c[0].outline) > 0.3 * min(_area(o), _area(c[0].outline)) for c in chosen):
                 continue
             chosen.append(item)
             added.append(item)
@@ -527,11 +528,6 @@ def find_backs(
 
 def _area(outline: np.ndarray) -> float:
     return abs(float(cv2.contourArea(np.float32(outline).reshape(-1, 1, 2))))
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(np.float32(a).reshape(-1, 1, 2), np.float32(b).reshape(-1, 1, 2))
-    return float(inter)
 
 
 def _aspect_error(outline: np.ndarray) -> float:

@@ -455,6 +455,15 @@ def rect_outline(rect) -> np.ndarray:
     return cv2.boxPoints(rect).astype(np.float64)
 
 
+def overlap_area(a: np.ndarray, b: np.ndarray) -> float:
+    """Area shared by two convex outlines, either winding (an outline built
+    from a corner with its edges swapped runs the other way round)."""
+    ha = cv2.convexHull(np.float32(a).reshape(-1, 1, 2))
+    hb = cv2.convexHull(np.float32(b).reshape(-1, 1, 2))
+    inter, _ = cv2.intersectConvexConvex(ha, hb)
+    return float(inter)
+
+
 def find_quads(work_gray: np.ndarray, plane: Plane, card_area: float) -> list[np.ndarray]:
     """Card-sized convex quadrilaterals from edges (full-bleed backs, cards on
     light cloth), as plane-mm outlines."""

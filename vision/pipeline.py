@@ -24,6 +24,7 @@ from .cards import (
     find_blobs,
     find_corners,
     find_quads,
+    overlap_area,
     paper_mask_in,
     paper_tiles,
     quarter,
@@ -674,7 +675,7 @@ def _overlapping(found: list[_Found]) -> set[tuple[int, int]]:
     out = set()
     for i in range(len(found)):
         for j in range(i + 1, len(found)):
-            if _overlap(found[i].outline, found[j].outline) > 0.03 * CARD_AREA:
+            if overlap_area(found[i].outline, found[j].outline) > 0.03 * CARD_AREA:
                 out |= {(i, j), (j, i)}
     return out
 
@@ -688,14 +689,6 @@ def b_is_one_card(blob) -> bool:
     return blob.rectangularity > 0.9 and 0.75 * CARD_AREA < blob.area < 1.3 * CARD_AREA
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Area shared by two convex outlines (any winding)."""
-    ha = cv2.convexHull(np.float32(a).reshape(-1, 1, 2))
-    hb = cv2.convexHull(np.float32(b).reshape(-1, 1, 2))
-    inter, _ = cv2.intersectConvexConvex(ha, hb)
-    return float(inter)
-
-
 def _merge_same_card(found: list[_Found]) -> list[_Found]:
     """Two index readings of one card (opposite corners) -> one sighting: the
     same card read twice with outlines that mostly coincide."""
@@ -704,7 +697,7 @@ def _merge_same_card(found: list[_Found]) -> list[_Found]:
         for o in out:
             same = o.kind == f.kind and o.rank == f.rank and o.suit == f.suit
             if same and (
-                _overlap(o.outline, f.outline) > 0.5 * CARD_AREA
+                overlap_area(o.outline, f.outline) > 0.5 * CARD_AREA
                 or any(_inside(a, o.outline) for a in f.anchors)
                 or any(_inside(a, f.outline) for a in o.anchors)
             ):
@@ -743,7 +736,7 @@ def _dedupe(found: list[_Found]) -> list[_Found]:
                 o is not f
                 and o.kind in ("card", "marker")
                 and any(_inside(a, f.outline) for a in o.anchors)
-                and _overlap(o.outline, f.outline) > 0.5 * CARD_AREA
+                and overlap_area(o.outline, f.outline) > 0.5 * CARD_AREA
                 for o in found
             ):
                 continue
