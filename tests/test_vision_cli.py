@@ -38,6 +38,17 @@ def test_read_text_with_mat_and_a_bad_file(tmp_path, capsys):
     assert "cannot read image" in out.err
 
 
+def test_read_says_an_image_is_too_small_and_reads_the_rest(tmp_path, capsys):
+    img, _ = render_scene(1280, 720, 4, seed=53, mat=True, occluders=0)
+    good, tiny = tmp_path / "table.png", tmp_path / "tiny.png"
+    cv2.imwrite(str(good), img)
+    cv2.imwrite(str(tiny), np.zeros((3, 3, 3), np.uint8))
+    assert main(["vision", "read", str(tiny), str(good)]) == 2
+    out = capsys.readouterr()
+    assert "tiny.png" in out.err and "too small" in out.err and "Traceback" not in out.err
+    assert "table.png: 1280x720" in out.out
+
+
 def _card_photo(rank, suit, style, rng):
     """A phone photo of one card on a wooden-ish table."""
     art = cardart.card_face(rank, suit, style)
@@ -96,3 +107,12 @@ def test_watch_writes_an_annotated_video(tmp_path, capsys):
     while cap.read()[0]:
         n += 1
     assert n == 12
+
+
+def test_watch_says_when_the_source_gives_frames_too_small(tmp_path, capsys):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0001.png"), np.zeros((8, 8, 3), np.uint8))
+    assert main(["vision", "watch", str(folder), "--out", str(tmp_path / "w.avi"), "--frames", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "frame 1" in err and "too small" in err and "Traceback" not in err

@@ -148,3 +148,27 @@ def test_an_empty_table_and_blank_paper_give_no_sightings():
     paper = table.copy()
     paper[200:400, 300:440] = 235  # a blank white sheet: paper with no holes at all
     assert all(s.kind != "card" for s in VisionPipeline(use_mat=False).process(paper).sightings)
+
+
+@pytest.mark.parametrize(
+    ("frame", "says"),
+    [
+        (np.zeros((3, 3, 3), np.uint8), "too small"),
+        (np.zeros((720, 20, 3), np.uint8), "too small"),
+        (np.zeros((720, 1280), np.uint8), "BGR uint8"),
+        (np.zeros((720, 1280, 4), np.uint8), "BGR uint8"),
+        (np.zeros((720, 1280, 3), np.float32), "BGR uint8"),
+        (None, "BGR uint8"),
+    ],
+)
+def test_a_frame_vision_cannot_take_gets_a_clear_error_and_the_next_frame_reads(frame, says):
+    pipe = VisionPipeline()
+    with pytest.raises(ValueError, match=says):
+        pipe.process(frame)
+    img, truth = render_scene(1280, 720, 4, seed=54, mat=True, occluders=0)
+    assert score(pipe.process(img), truth).found >= 1
+
+
+def test_the_smallest_frame_taken_is_read_without_error():
+    for shape in ((32, 32, 3), (32, 1000, 3), (1000, 32, 3), (33, 47, 3)):
+        assert not VisionPipeline().process(np.full(shape, 128, np.uint8)).sightings

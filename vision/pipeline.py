@@ -171,7 +171,11 @@ class VisionPipeline:
         return out
 
     def process(self, frame: np.ndarray) -> FrameResult:
-        """Everything seen in ``frame`` (BGR uint8)."""
+        """Everything seen in ``frame`` (BGR uint8).  A frame that is not a
+        colour image of at least ``MIN_FRAME_SIDE`` pixels a side raises
+        ValueError saying so (the OpenCV steps would fail on it deep inside,
+        with a message about their own arguments)."""
+        check_frame(frame)
         self._count += 1
         h, w = frame.shape[:2]
         thumb = None
@@ -565,6 +569,22 @@ class VisionPipeline:
                 )
             )
         return out
+
+
+#: the shortest frame side vision takes: its quarter-size copy must still hold
+#: the table-colour tiles (and no card is read in less)
+MIN_FRAME_SIDE = 32
+
+
+def check_frame(frame) -> None:
+    """Raise ValueError unless ``frame`` is a BGR uint8 image (H x W x 3) of at
+    least MIN_FRAME_SIDE pixels a side."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        got = f"{frame.dtype} array of shape {frame.shape}" if isinstance(frame, np.ndarray) else type(frame).__name__
+        raise ValueError(f"vision needs a BGR uint8 image (height x width x 3), got a {got}")
+    h, w = frame.shape[:2]
+    if min(h, w) < MIN_FRAME_SIDE:
+        raise ValueError(f"a {w}x{h} image is too small: vision needs at least {MIN_FRAME_SIDE} pixels a side")
 
 
 def _mat_detector() -> cv2.aruco.ArucoDetector:

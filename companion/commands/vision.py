@@ -68,7 +68,12 @@ def run_read(args) -> int:
             status = 2
             continue
         pipe = VisionPipeline(use_mat=not args.no_mat, references=refs, full_marker_scan=True)
-        result = pipe.process(frame)
+        try:
+            result = pipe.process(frame)
+        except ValueError as exc:  # too small to hold a card: said, and the other images still read
+            print(f"companion vision read: {path!r}: {exc}", file=sys.stderr)
+            status = 2
+            continue
         found = taught.find_all(frame) if taught is not None else []
         if args.json:
             extra = {"taught": [m.to_json() for m in found]} if taught is not None else {}
@@ -127,7 +132,11 @@ def run_watch(args) -> int:
                 if frame is None:
                     break
             n += 1
-            result = pipe.process(frame)
+            try:
+                result = pipe.process(frame)
+            except ValueError as exc:  # a source of such frames gives no better ones
+                print(f"companion vision watch: frame {n}: {exc}", file=sys.stderr)
+                return 2
             snap = stab.update(result)
             if snap is not None and args.events:
                 print(json.dumps(snap.to_json(), ensure_ascii=False), flush=True)
