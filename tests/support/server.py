@@ -67,11 +67,30 @@ def toy_config(tmp_path: Path, **kwargs: Any) -> Config:
 
 @contextmanager
 def thread_server(tmp_path: Path, tables: list[TableSpec] | None = None, **kwargs: Any) -> Iterator[ThreadServer]:
+    """With ``serial="sim"``, the simulated boards are online before the test starts: they come up on
+    their own threads, and under load a test's first moves could otherwise meet no board (the server then
+    rightly shows dice and coins on screen only, and a test of the boards would fail for nothing)."""
     srv = ThreadServer(toy_config(tmp_path, tables=tables or [], **kwargs))
     try:
+        if kwargs.get("serial") == "sim":
+            wait_boards_online(srv)
         yield srv
     finally:
         srv.stop()
+
+
+def wait_boards_online(srv: ThreadServer, timeout: float = 60) -> None:
+    """Every simulated board (dice, coins, coin toss) online, or the test fails saying which are not."""
+    manager = srv.server.devices.manager
+    deadline = time.monotonic() + timeout
+    while True:
+        statuses = manager.status()
+        expected = len(manager.simulator.boards) if getattr(manager, "simulator", None) is not None else 3
+        if len(statuses) >= expected and all(s.online for s in statuses):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"simulated boards not online within {timeout} s: {statuses}")
+        time.sleep(0.02)
 
 
 @contextmanager
