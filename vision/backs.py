@@ -50,6 +50,11 @@ DARKER, BRIGHTER = 0.45, 1.9
 EDGE_LEVELS = 14.0
 #: share of a card's sides (segments not under a card already read) that must show an edge
 SIDE_SUPPORT = 0.75
+#: mm from a card's middle beyond which nothing is in its rectified view (the
+#: view reaches SLACK times the card's size plus its margin: ~75 mm)
+REACH = 150.0
+PAPER_FIRST = 0.6
+PAPER_BLOCKS = False
 
 
 @dataclass(frozen=True)
@@ -70,11 +75,37 @@ def not_table_mask(img: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
     channel, which neither a lamp (a factor) nor a glare (white added) turns;
     on a grey table any colour leaves it.  ``bg_tiles``: per-tile table colours
     (:func:`table_colours`)."""
+    h, w = img.shape[:2]
+    bg = cv2.resize(bg_tiles.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return _not_table_in(img, bg, (0, 0, w, h))
+
+
+def _not_table_in(img: np.ndarray, bg: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """:func:`not_table_mask` of ``img`` within ``box`` (x0, y0, x1, y1), the
+    same there as of the whole image: worked out on the box and 4 pixels round
+    it (the blur and the opening reach 3).  ``bg``: the table's colour per
+    pixel of ``img``."""
+    x0, y0, x1, y1 = box
+    h, w = img.shape[:2]
+    p = 4
+    a0, b0, a1, b1 = max(x0 - p, 0), max(y0 - p, 0), min(x1 + p, w), min(y1 + p, h)
+    blurred = cv2.blur(img[b0:b1, a0:a1], (3, 3))
+    out = np.empty(blurred.shape[:2], np.uint8)
+    # bands of rows: the dozen float planes of a band stay in the cache (on a
+    # whole 640x360 image they did not, and the mask cost 4x what a quarter's did)
+    step = max(8, 16384 // max(a1 - a0, 1))
+    for r in range(0, b1 - b0, step):
+        out[r : r + step] = _off_table(blurred[r : r + step], bg[b0 + r : min(b0 + r + step, b1), a0:a1])
+    out = cv2.morphologyEx(out, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return out[y0 - b0 : y1 - b0, x0 - a0 : x1 - a0]
+
+
+def _off_table(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """255 where ``img`` (blurred BGR) is not the table colour ``bg`` (float BGR, same size), 0 elsewhere."""
     # channel planes, not (h, w, 3) arrays reduced over their last axis: the
     # same sums, about 8x cheaper; squared lengths spare the square roots
-    h, w = img.shape[:2]
-    b, g, r = (c.astype(np.float32) for c in cv2.split(cv2.blur(img, (3, 3))))
-    bb, bg_, br = cv2.split(cv2.resize(bg_tiles.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR))
+    b, g, r = (c.astype(np.float32) for c in cv2.split(img))
+    bb, bg_, br = cv2.split(bg)
     nn = np.maximum(bb * bb + bg_ * bg_ + br * br, 1.0)
     dot = b * bb + g * bg_ + r * br  # the brightness ratio is dot / nn
     m = np.minimum(np.minimum(b, g), r)
@@ -86,8 +117,7 @@ def not_table_mask(img: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
     along = (cb * bcb + cg * bcg + cr * bcr) * scale
     off2 = cb * cb + cg * cg + cr * cr - along * along
     mask = (off2 > OFF_TABLE * OFF_TABLE) | (dot < DARKER * nn) | (dot > BRIGHTER * nn)
-    mask = mask.astype(np.uint8) * 255
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return mask.astype(np.uint8) * 255
 
 
 def table_colours(small: np.ndarray, region: np.ndarray | None, tiles: tuple[int, int] = (4, 3)) -> np.ndarray:
@@ -97,38 +127,138 @@ def table_colours(small: np.ndarray, region: np.ndarray | None, tiles: tuple[int
     edge must not take the floor beyond it for the table).  A tile with too
     few such pixels takes the most common colour of the whole region."""
     tx, ty = tiles
-    img = cv2.resize(small, (tx * 24, ty * 24), interpolation=cv2.INTER_AREA)
-    inside = np.ones((ty * 24, tx * 24), bool) if region is None else cv2.resize(region, (tx * 24, ty * 24), interpolation=cv2.INTER_NEAREST) > 0
+    s = 24
+    img = cv2.resize(small, (tx * s, ty * s), interpolation=cv2.INTER_AREA)
+    inside = np.ones((ty * s, tx * s), bool) if region is None else cv2.resize(region, (tx * s, ty * s), interpolation=cv2.INTER_NEAREST) > 0
     q = (img >> 5).astype(np.int32)
     codes = q[..., 0] * 64 + q[..., 1] * 8 + q[..., 2]
+    # per tile (tile-major): its pixels, colour codes and whether they count
+    by_tile = lambda a: a.reshape(ty, s, tx, s, -1).swapaxes(1, 2).reshape(tx * ty, s * s, -1)  # noqa: E731
+    t_img, t_codes, t_in = by_tile(img), by_tile(codes)[..., 0], by_tile(inside)[..., 0]
+    counts = np.bincount((np.arange(tx * ty)[:, None] * 512 + t_codes)[t_in], minlength=tx * ty * 512).reshape(tx * ty, 512)
+    n = counts.sum(axis=1)
+    best = counts.argmax(axis=1)
 
-    def mode_colour(sel: np.ndarray) -> np.ndarray | None:
-        if sel.sum() < 40:
-            return None
-        c = codes[sel]
-        best = np.bincount(c, minlength=512).argmax()
-        return np.median(img[sel][c == best], axis=0)
+    def median_of(sel: np.ndarray) -> np.ndarray:
+        return np.median(t_img[sel], axis=0)
 
-    overall = mode_colour(inside)
-    if overall is None:
+    total = counts.sum(axis=0)
+    if total.sum() >= 40:
+        overall = median_of(t_in & (t_codes == total.argmax()))
+    else:
         overall = np.median(img.reshape(-1, 3), axis=0)
+    unit = overall / max(float(np.linalg.norm(overall)), 1.0)
     out = np.zeros((ty, tx, 3), np.float32)
-    for j in range(ty):
-        for i in range(tx):
-            sel = np.zeros_like(inside)
-            sel[j * 24 : (j + 1) * 24, i * 24 : (i + 1) * 24] = inside[j * 24 : (j + 1) * 24, i * 24 : (i + 1) * 24]
-            c = mode_colour(sel)
-            # a tile mostly covered by one card takes that card's colour: the
-            # table is one colour under different light, so a tile whose colour
-            # is off the whole table's (not just darker or lighter) is not trusted
-            out[j, i] = overall if c is None or _off_colour(c, overall) > OFF_TABLE / 2 else c
+    for k in range(tx * ty):
+        c = None if n[k] < 40 else np.median(t_img[k][t_in[k] & (t_codes[k] == best[k])], axis=0)
+        # a tile mostly covered by one card takes that card's colour: the
+        # table is one colour under different light, so a tile whose colour
+        # is off the whole table's (not just darker or lighter) is not trusted
+        off = np.inf if c is None else float(np.linalg.norm(c - float(c @ unit) * unit))
+        out[k // tx, k % tx] = c if off <= OFF_TABLE / 2 else overall
     return out
 
 
-def _off_colour(c: np.ndarray, ref: np.ndarray) -> float:
-    """How far colour ``c`` lies off the line of ``ref``'s colour at any brightness."""
-    unit = ref / max(float(np.linalg.norm(ref)), 1.0)
-    return float(np.linalg.norm(c - float(c @ unit) * unit))
+#: a region of the quarter-size copy this big (a share of a card) or more is looked at in full
+SEED_AREA = 0.1
+#: unless less than this share of a card of it lies off everything already
+#: found (grown by ``KNOWN_RIM`` mm): no back could be judged there (a back
+#: must be 40 % free of read cards, see :func:`judge`)
+UNEXPLAINED = 0.25
+KNOWN_RIM = 2.0
+
+
+def not_table_regions(
+    half: np.ndarray,
+    small: np.ndarray,
+    tiles: np.ndarray,
+    region: np.ndarray | None,
+    small_region: np.ndarray | None,
+    small_to_plane: np.ndarray,
+    allowed=None,
+    known: list[np.ndarray] = (),
+) -> np.ndarray:
+    """:func:`not_table_mask` of ``half`` (within ``region``, a mask of it, if
+    given), worked out only round the regions that are not the table in the
+    quarter-size copy ``small`` (``small_region`` the same region there;
+    ``small_to_plane`` maps its pixels to plane mm) and at least
+    :data:`SEED_AREA` of a card: each such region's box in ``half``, grown
+    until no part of the mask there touches its side, so that every region
+    found is whole and the same as in the mask of the whole image.  A bare
+    table costs a quarter-size mask; a mask of a 640x360 image cost ~10 ms."""
+    hh, hw = half.shape[:2]
+    sh, sw = small.shape[:2]
+    seeds = not_table_mask(small, tiles)
+    if small_region is not None:
+        seeds = cv2.bitwise_and(seeds, small_region)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
+    # what is already found (read cards, printed ones) explains its own region
+    found = np.zeros((sh, sw), np.uint8)
+    to_small = np.linalg.inv(small_to_plane)
+    for q in known:
+        pts = cv2.perspectiveTransform(np.float32(_shrink(np.asarray(q, np.float64), -KNOWN_RIM)).reshape(-1, 1, 2), to_small)
+        cv2.fillConvexPoly(found, np.round(pts.reshape(-1, 2)).astype(np.int32), 255)
+    ws = np.array([[0, 0, 1], [sw, 0, 1], [0, sh, 1], [sw, sh, 1]], np.float64) @ small_to_plane[2]
+    mm2_per_px = float((abs(np.linalg.det(small_to_plane)) / np.abs(ws) ** 3).max())
+    fx, fy = hw / sw, hh / sh
+    pad = 12  # half-size pixels round a region's box: the region is larger there (finer, and unopened at quarter size)
+    boxes = []
+    for i, (x, y, bw, bh, area) in enumerate(stats[1:], 1):
+        if area * mm2_per_px < SEED_AREA * CARD_AREA:
+            continue
+        if known:
+            own = labels[y : y + bh, x : x + bw] == i
+            if np.count_nonzero(own & (found[y : y + bh, x : x + bw] == 0)) * mm2_per_px < UNEXPLAINED * CARD_AREA:
+                continue
+        if allowed is not None:  # no card may lie anywhere on it (the mat's own marker squares)
+            ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
+            pick = np.linspace(0, len(xs) - 1, min(len(xs), 5)).astype(int)
+            pts = cv2.perspectiveTransform(np.float32(np.c_[xs[pick] + x, ys[pick] + y]).reshape(-1, 1, 2), small_to_plane).reshape(-1, 2)
+            if not any(allowed(p) for p in pts):
+                continue
+        boxes.append([max(int(x * fx) - pad, 0), max(int(y * fy) - pad, 0), min(int(np.ceil((x + bw) * fx)) + pad, hw), min(int(np.ceil((y + bh) * fy)) + pad, hh)])
+    nt = np.zeros((hh, hw), np.uint8)
+    if not boxes:
+        return nt
+    bg = cv2.resize(tiles.astype(np.float32), (hw, hh), interpolation=cv2.INTER_LINEAR)
+    done: list[list[int]] = []
+    for box in _merged(boxes):
+        if any(d[0] <= box[0] and d[1] <= box[1] and d[2] >= box[2] and d[3] >= box[3] for d in done):
+            continue
+        while True:
+            x0, y0, x1, y1 = box
+            m = _not_table_in(half, bg, (x0, y0, x1, y1))
+            if region is not None:
+                m = cv2.bitwise_and(m, region[y0:y1, x0:x1])
+            # a side the mask touches (not the image's own) moves out
+            grow = (x0 > 0 and m[:, 0].any(), y0 > 0 and m[0].any(), x1 < hw and m[:, -1].any(), y1 < hh and m[-1].any())
+            if not any(grow):
+                break
+            dx, dy = max(32, (x1 - x0) // 2), max(32, (y1 - y0) // 2)
+            box = [max(x0 - dx * grow[0], 0), max(y0 - dy * grow[1], 0), min(x1 + dx * grow[2], hw), min(y1 + dy * grow[3], hh)]
+        done.append(box)
+        nt[y0:y1, x0:x1] |= m
+    return nt
+
+
+def _merged(boxes: list[list[int]]) -> list[list[int]]:
+    """Boxes (x0, y0, x1, y1), those that overlap joined into their common box."""
+    boxes = [list(b) for b in boxes]
+    merged = True
+    while merged:
+        merged = False
+        out: list[list[int]] = []
+        for b in boxes:
+            for o in out:
+                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                    o[:] = [min(o[0], b[0]), min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3])]
+                    merged = True
+                    break
+            else:
+                out.append(b)
+        boxes = out
+    return boxes
+
 
 
 def _view_homography(plane: Plane, point: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -162,17 +292,17 @@ def _strengths(view: np.ndarray, horizontal: bool, lo: int, hi: int, a0: int, a1
     segment (a pattern averages out, a straight edge does not)."""
     half = int(round(1.5 * VIEW_PPM))
     lo, hi = max(lo - half, 0), min(hi + half + 1, view.shape[0] if horizontal else view.shape[1])
+    if hi - lo < 2 * half + 1:
+        return np.zeros((3, 1), np.float32)
     bounds = np.linspace(a0, a1, 4).round().astype(int)
-    out = []
-    for k in range(3):
-        b0, b1 = bounds[k], bounds[k + 1]
-        prof = view[lo:hi, b0:b1].mean(axis=1) if horizontal else view[b0:b1, lo:hi].mean(axis=0)
-        if len(prof) < 2 * half + 1:
-            return np.zeros((3, 1), np.float32)
-        step = np.abs(prof[2 * half :] - prof[: -2 * half]).max(axis=1)
-        line = np.abs(prof[half:-half] - (prof[2 * half :] + prof[: -2 * half]) / 2).max(axis=1)
-        out.append(np.maximum(step, line))
-    return np.array(out)
+    band = view[lo:hi, bounds[0] : bounds[3]] if horizontal else view[bounds[0] : bounds[3], lo:hi].swapaxes(0, 1)
+    # the three segments' means in one pass (sums of whole grey levels in
+    # float32 are exact: the same means as summing each segment apart)
+    prof = np.add.reduceat(band, bounds[:3] - bounds[0], axis=1, dtype=np.float32)
+    prof = (prof / np.diff(bounds).astype(np.float32)[None, :, None]).swapaxes(0, 1)
+    step = np.abs(prof[:, 2 * half :] - prof[:, : -2 * half]).max(axis=2)
+    line = np.abs(prof[:, half:-half] - (prof[:, 2 * half :] + prof[:, : -2 * half]) / 2).max(axis=2)
+    return np.maximum(step, line)
 
 
 def _on_one_line(st: np.ndarray) -> np.ndarray:
@@ -207,10 +337,6 @@ def _segment_points(point: np.ndarray, u: np.ndarray, v: np.ndarray, w: float, h
         a0, a1 = 6.0, span * length - 6.0
         sides.append([start + along * (a0 + (a1 - a0) * (k + 0.5) / 3) for k in range(3)])
     return sides
-
-
-def _inside_any(p: np.ndarray, polys: list[np.ndarray]) -> bool:
-    return any(cv2.pointPolygonTest(np.float32(q).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) > 0 for q in polys)
 
 
 def _shrink(outline: np.ndarray, mm: float) -> np.ndarray:
@@ -255,16 +381,32 @@ def judge(
     nt = _warp(not_table, np.linalg.inv(half_to_plane) @ A, nearest=True)
     covered = np.zeros((VIEW_H, VIEW_W), np.uint8)
     inv = np.linalg.inv(A)
+    # only cards that can reach the view (it spans under 150 mm from the card's middle)
+    middle = point + 0.5 * SLACK * (g.CARD_W * u + g.CARD_H * v)
+    covers = [c for c in covers if np.linalg.norm(np.asarray(c) - middle, axis=1).min() < REACH]
     for c in covers:
         pts = cv2.perspectiveTransform(np.float32(c).reshape(-1, 1, 2), inv).reshape(-1, 2)
         cv2.fillConvexPoly(covered, np.round(pts).astype(np.int32), 255)
     core = (slice(int((m + 3) * r), int((m + span * g.CARD_H - 3) * r)), slice(int((m + 3) * r), int((m + span * g.CARD_W - 3) * r)))
     free = covered[core] == 0
-    info["free"], info["body"] = float(free.mean()), float(((nt[core] > 0) | ~free).mean())
-    if free.mean() < 0.4 or ((nt[core] > 0) | ~free).mean() < 0.9:
+    free_share = float(free.mean())
+    body = float(((nt[core] > 0) | ~free).mean()) if covers else float(np.count_nonzero(nt[core])) / nt[core].size
+    info["free"], info["body"] = free_share, body
+    if free_share < 0.4 or body < 0.9:
         info["fate"] = "table_inside"
         return None
-    view = _warp(frame, plane.plane_to_frame @ A).astype(np.float32)
+    # paper-white over most of its middle: a face (whose index the reader did not read)
+    if PAPER_FIRST is not None:
+        t = np.linspace(0.2, 0.8, 5) * span
+        mids = np.array([point + a * g.CARD_W * u + b * g.CARD_H * v for a in t for b in t])
+        ij = np.round(cv2.perspectiveTransform(np.float32(mids).reshape(-1, 1, 2), np.linalg.inv(plane.work_to_plane)).reshape(-1, 2)).astype(int)
+        ph, pw = paper.shape[:2]
+        ok = (ij[:, 0] >= 0) & (ij[:, 0] < pw) & (ij[:, 1] >= 0) & (ij[:, 1] < ph)
+        if ok.all() and np.count_nonzero(paper[ij[:, 1], ij[:, 0]]) >= PAPER_FIRST * len(ij):
+            info["fate"] = "face"
+            return BackCandidate(card_outline(point, u, v), False, 1.0) if PAPER_BLOCKS else None
+    # grey levels as they are (uint8): the means taken of them are the same as of floats
+    view = _warp(frame, plane.plane_to_frame @ A)
     x0, y0 = int(round(m * r)), int(round(m * r))
     near = int(round(2.5 * r))
     aw, ah = int(round((m + span * g.CARD_W - 6) * r)), int(round((m + span * g.CARD_H - 6) * r))
@@ -280,18 +422,23 @@ def judge(
         st = _strengths(view, horizontal, lo, hi, ax0, a1)
         count = (st >= EDGE_LEVELS).sum(axis=0)
         score = np.minimum(st, 3 * EDGE_LEVELS).sum(axis=0)
-        peak = (score >= np.r_[score[:1], score[:-1]]) & (score >= np.r_[score[1:], score[-1:]])
+        before, after = np.concatenate((score[:1], score[:-1])), np.concatenate((score[1:], score[-1:]))
         best = count == count.max()
-        picks = np.flatnonzero(best & peak)
+        picks = np.flatnonzero(best & (score >= before) & (score >= after))
         if not len(picks):
-            picks = [int(np.argmax(np.where(best, score, -1)))]
-        options.append([((lo + k) / r - m, st[:, max(k - 2, 0) : k + 3].max(axis=1)) for k in picks])
-    shape = g.CARD_W / g.CARD_H
-    if plane.metric:  # the nearest a card's size
-        far = min(((a, b) for a in options[0] for b in options[1]), key=lambda ab: abs(ab[0][0] - g.CARD_W) + abs(ab[1][0] - g.CARD_H))
-    else:  # the nearest a card's shape
-        far = min(((a, b) for a in options[0] for b in options[1]), key=lambda ab: abs(ab[0][0] / ab[1][0] - shape))
-    (w, right), (h, bottom) = far
+            picks = np.array([int(np.argmax(np.where(best, score, -1)))])
+        options.append((st, picks, (lo + picks) / r - m))
+    # the pair of far sides nearest a card's size (on the mat) or shape (the
+    # first such pair, as the product of the two lists would list them)
+    (st_r, picks_r, ws), (st_b, picks_b, hs) = options
+    if plane.metric:
+        cost = np.abs(ws - g.CARD_W)[:, None] + np.abs(hs - g.CARD_H)[None, :]
+    else:
+        cost = np.abs(ws[:, None] / hs[None, :] - g.CARD_W / g.CARD_H)
+    i, j = np.unravel_index(int(np.argmin(cost)), cost.shape)
+    kr, kb = int(picks_r[i]), int(picks_b[j])
+    w, h = float(ws[i]), float(hs[j])
+    right, bottom = st_r[:, max(kr - 2, 0) : kr + 3].max(axis=1), st_b[:, max(kb - 2, 0) : kb + 3].max(axis=1)
     info.update(w=w, h=h)
     if not plane.metric and not 0.55 < w / h < 0.9:  # the far sides found are not one card's
         info["fate"] = "shape"
@@ -299,7 +446,8 @@ def judge(
     top = _on_one_line(_strengths(view, True, y0 - near, y0 + near, ax0, aw))
     left = _on_one_line(_strengths(view, False, x0 - near, x0 + near, ax0, ah))
     outline = card_outline(point, u, v, w, h)
-    shrunk = [_shrink(c, 3.0) for c in covers] + ([_shrink(beside, -4.0)] if beside is not None else [])
+    shrunk = [np.float32(_shrink(c, 3.0)).reshape(-1, 1, 2) for c in covers]
+    shrunk += [np.float32(_shrink(beside, -4.0)).reshape(-1, 1, 2)] if beside is not None else []
     asked = shown = 0
     # each corner filled: a card's corners are square (3 mm round), a palm's are not there
     info["corners"] = fill = _corner_fill(nt, covered, w, h)
@@ -310,13 +458,13 @@ def judge(
     for segs, pts in zip((top, right, bottom, left), _segment_points(point, u, v, w, h, span), strict=True):
         side_asked = side_shown = 0
         for e, p in zip(segs, pts, strict=True):
-            if _inside_any(p, shrunk):
+            if any(cv2.pointPolygonTest(q, (float(p[0]), float(p[1])), False) > 0 for q in shrunk):
                 continue
             side_asked += 1
             side_shown += bool(e >= EDGE_LEVELS)
         asked, shown = asked + side_asked, shown + side_shown
         bare_side |= side_asked >= 2 and side_shown == 0
-    info.update(w=w, h=h, sides=[top.round(), right.round(), bottom.round(), left.round()], asked=asked, shown=shown)
+    info.update(sides=[top, right, bottom, left], asked=asked, shown=shown)
     if asked < 6 or shown < SIDE_SUPPORT * asked or bare_side:
         info["fate"] = "sides"
         return None
@@ -455,11 +603,13 @@ def find_backs(
         half = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
     else:  # OpenCV's area resize at a fractional scale costs ~20 ms on 1080p; halve exactly, then bilinear
         half = cv2.resize(cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA), size, interpolation=cv2.INTER_LINEAR)
-    nt = not_table_mask(half, table_colours(small, colour_region))
-    if region is not None:  # beyond the mat is not the table, yet no card either (and it would enclose them all)
-        region = cv2.resize(region, (nt.shape[1], nt.shape[0]), interpolation=cv2.INTER_NEAREST)
-        nt = cv2.bitwise_and(nt, region)
     half_to_plane = plane.work_to_plane @ np.diag([2.0, 2.0, 1.0])
+    # beyond the mat is not the table, yet no card either (and it would enclose them all)
+    small_region = region
+    if region is not None:
+        region = cv2.resize(region, (half.shape[1], half.shape[0]), interpolation=cv2.INTER_NEAREST)
+    small_to_plane = plane.work_to_plane @ np.diag([4.0, 4.0, 1.0])
+    nt = not_table_regions(half, small, table_colours(small, colour_region), region, small_region, small_to_plane, allowed, known)
     hplane = Plane(half_to_plane, plane.plane_to_frame, plane.metric)
     to_half = np.linalg.inv(half_to_plane)
     hh, hw = nt.shape
@@ -475,19 +625,26 @@ def find_backs(
         x, y = np.round(cv2.perspectiveTransform(np.float32(c.point).reshape(1, 1, 2), to_half).ravel()).astype(int)
         if 0 <= x < hw and 0 <= y < hh and away[y, x]:
             hyps.append(c)
-    known = list(known)
+    # outlines as OpenCV takes them, converted once (fits asks of each a few dozen times a frame)
+    known_q = [np.float32(q).reshape(-1, 1, 2) for q in known]
     tried: list[np.ndarray] = []
+    grid_span = 1.0 if plane.metric else 0.6
 
     def fits(point, u, v) -> bool:
+        """Whether the card at ``point`` is worth judging: a new place, not on
+        anything found, most of it not table, allowed there."""
         centre = card_outline(point, u, v).mean(axis=0)
-        if not allowed(centre) or any(np.linalg.norm(centre - t) < 8 for t in tried) or _inside_any(centre, known):
+        if tried and float(np.min(np.linalg.norm(np.array(tried) - centre, axis=1))) < 8:
             return False
-        pts = cv2.perspectiveTransform(np.float32(_grid(point, u, v, 1.0 if plane.metric else 0.6)).reshape(-1, 1, 2), to_half).reshape(-1, 2)
+        c = (float(centre[0]), float(centre[1]))
+        if any(cv2.pointPolygonTest(q, c, False) > 0 for q in known_q):
+            return False
+        pts = cv2.perspectiveTransform(np.float32(_grid(point, u, v, grid_span)).reshape(-1, 1, 2), to_half).reshape(-1, 2)
         ij = np.round(pts).astype(int)
         ok = (ij[:, 0] >= 0) & (ij[:, 0] < hw) & (ij[:, 1] >= 0) & (ij[:, 1] < hh)
-        if ok.sum() < 9:
+        if ok.sum() < 9 or int(np.count_nonzero(nt[ij[:, 1], ij[:, 0]])) < 7:
             return False
-        return int((nt[ij[:, 1], ij[:, 0]] > 0).sum()) >= 7
+        return bool(allowed(centre))
 
     def judged(hyps, beside: list | None = None) -> list[tuple[BackCandidate, np.ndarray, np.ndarray, np.ndarray]]:
         out = []
@@ -521,7 +678,7 @@ def find_backs(
                 by += [cand.outline] * 4
         if not nxt:
             break
-        known += [_shrink(c[0].outline, 6.0) for c in added]
+        known_q += [np.float32(_shrink(c[0].outline, 6.0)).reshape(-1, 1, 2) for c in added]
         pool = judged(nxt, by)
     return [c[0] for c in chosen if c[0].face_down]
 
