@@ -13,9 +13,11 @@ the thread's CPU time (single thread).  Printed per scene set: the median and
 p90 CPU ms per call of each, and how many calls return different backs (and
 how many backs each found in all).  Sets: ``profile`` (bench.vision_profile's
 1280x720 scenes with 0, 6 and 12 cards on the mat, seeds 1000+), ``backs``
-(bench.vision_backs' back-heavy scenes, seeds 0+) and ``bench``
-(bench/vision.py's accuracy scenes, seeds 0+).  ``--cprofile`` prints the
-top functions of the working tree's finder over all calls instead."""
+(bench.vision_backs' back-heavy scenes) and ``bench``
+(bench/vision.py's accuracy scenes), seeds ``--seed0`` on.  ``--cprofile`` prints the
+top functions of the working tree's finder over all calls instead;
+``--whole`` times whole frames of the working tree's pipeline with the
+finder now and then instead (frame by frame, the sightings compared)."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ from bench.vision_backs import back_scene  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
 
 
-def scene_sets(names: list[str], n: int) -> list[tuple[str, np.ndarray]]:
+def scene_sets(names: list[str], n: int, seed0: int = 0) -> list[tuple[str, np.ndarray]]:
     """(set label, image) of each scene asked for."""
     out = []
     for name in names:
@@ -54,10 +56,10 @@ def scene_sets(names: list[str], n: int) -> list[tuple[str, np.ndarray]]:
                     img, _ = render_scene(1280, 720, cards, seed=1000 + seed, mat=True, occluders=0 if cards == 0 else None)
                     out.append((f"profile {cards:2d} cards", img))
         elif name == "backs":
-            for seed in range(n):
+            for seed in range(seed0, seed0 + n):
                 out.append(("backs", back_scene(seed)[0]))
         elif name == "bench":
-            for seed in range(n):
+            for seed in range(seed0, seed0 + n):
                 out.append(("bench", render_scene(1280, 720, 4 + seed % 9, seed=seed, mat=seed % 3 != 2)[0]))
         else:
             raise SystemExit(f"no scene set {name!r}")
@@ -141,6 +143,45 @@ def compare(calls, then, repeats: int) -> None:
         print(line + f"; load {os.getloadavg()[0]:.1f}", flush=True)
 
 
+def whole_frames(scenes: list[tuple[str, np.ndarray]], then, repeats: int) -> None:
+    """CPU ms of whole frames (VisionPipeline.process of the working tree)
+    with find_backs now and then, interleaved frame by frame, and whether
+    the sightings are the same: the pipeline's other work is the same code
+    either way, so the difference is the finder's (bench.vision_profile
+    --against compares the whole vision package, other changes with it)."""
+    labels = list(dict.fromkeys(label for label, _ in scenes))
+    real = vp.find_backs
+    for label in labels:
+        t_now, t_then, differ, n = [], [], 0, 0
+        for lab, img in scenes:
+            if lab != label:
+                continue
+            n += 1
+            pipes = {}
+            for name, fn in (("now", backs.find_backs), ("then", then.find_backs)):
+                vp.find_backs = fn
+                pipes[name] = vp.VisionPipeline(reuse_static=False)
+                pipes[name].process(img)  # calibrated once each
+            got = {}
+            try:
+                for _ in range(repeats):
+                    for name, fn, out in (("now", backs.find_backs, t_now), ("then", then.find_backs, t_then)):
+                        vp.find_backs = fn
+                        c = time.thread_time()
+                        got[name] = pipes[name].process(img)
+                        out.append(time.thread_time() - c)
+            finally:
+                vp.find_backs = real
+            differ += _sightings(got["now"]) != _sightings(got["then"])
+        print(f"{label:18s} whole frames: now {1000 * statistics.median(t_now):6.1f} ms (p90 {1000 * _p90(t_now):6.1f}), "
+              f"then {1000 * statistics.median(t_then):6.1f} ms (p90 {1000 * _p90(t_then):6.1f}); "
+              f"sightings differ in {differ} of {n} scenes; load {os.getloadavg()[0]:.1f}", flush=True)
+
+
+def _sightings(result) -> list:
+    return [(s.kind, s.rank, s.suit, s.marker_id, s.back, s.anchors_px, s.outline_px, s.above) for s in result.sightings]
+
+
 def _p90(vals: list[float]) -> float:
     s = sorted(vals)
     return s[int(len(s) * 0.9)]
@@ -151,15 +192,23 @@ def main() -> None:
     ap.add_argument("--sets", default="profile,backs", help="comma-separated: profile, backs, bench")
     ap.add_argument("--scenes", type=int, default=4, help="scenes per set (profile: per card count)")
     ap.add_argument("--backs-scenes", type=int, default=60, help="scenes of the backs and bench sets")
+    ap.add_argument("--seed0", type=int, default=0, help="first seed of the backs and bench sets")
     ap.add_argument("--repeats", type=int, default=3, help="runs per call; the least CPU time counts")
     ap.add_argument("--against", metavar="REV", help="compare with vision.backs at this git revision")
     ap.add_argument("--cprofile", action="store_true")
+    ap.add_argument("--whole", action="store_true", help="time whole frames with the finder now and then (needs --against)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     names = args.sets.split(",")
     scenes = []
     for name in names:
-        scenes += scene_sets([name], args.scenes if name == "profile" else args.backs_scenes)
+        scenes += scene_sets([name], args.scenes if name == "profile" else args.backs_scenes, args.seed0)
+    if args.whole:
+        with tempfile.TemporaryDirectory() as tmp:
+            then = _then_module(args.against, tmp)
+            print(f"OpenCV {cv2.__version__}, threads {cv2.getNumThreads()}; whole frames, find_backs now against {args.against}")
+            whole_frames(scenes, then, args.repeats)
+        return
     calls = recorded_calls(scenes)
     if args.cprofile:
         prof = cProfile.Profile(time.thread_time)

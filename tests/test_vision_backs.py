@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.backs import not_table_mask, table_colours
+from vision.backs import not_table_mask, not_table_regions, table_colours
 from vision.pipeline import VisionPipeline
 from vision.scene import render_scene
 
@@ -32,6 +32,75 @@ def test_not_table_ignores_light_and_shade_but_not_a_coloured_card():
     mask = not_table_mask(img, table_colours(img, None))
     assert mask[110:120, 130:150].mean() > 250
     assert mask[:40].mean() < 10 and mask[200:].mean() < 10
+
+
+def _table_colours_tile_by_tile(small, region, tiles=(4, 3)):
+    """table_colours as first written, a tile at a time (the reference the one-pass version must equal)."""
+    tx, ty = tiles
+    img = cv2.resize(small, (tx * 24, ty * 24), interpolation=cv2.INTER_AREA)
+    inside = np.ones((ty * 24, tx * 24), bool) if region is None else cv2.resize(region, (tx * 24, ty * 24), interpolation=cv2.INTER_NEAREST) > 0
+    q = (img >> 5).astype(np.int32)
+    codes = q[..., 0] * 64 + q[..., 1] * 8 + q[..., 2]
+
+    def mode_colour(sel):
+        if sel.sum() < 40:
+            return None
+        c = codes[sel]
+        return np.median(img[sel][c == np.bincount(c, minlength=512).argmax()], axis=0)
+
+    overall = mode_colour(inside)
+    if overall is None:
+        overall = np.median(img.reshape(-1, 3), axis=0)
+    unit = overall / max(float(np.linalg.norm(overall)), 1.0)
+    out = np.zeros((ty, tx, 3), np.float32)
+    for j in range(ty):
+        for i in range(tx):
+            sel = np.zeros_like(inside)
+            sel[j * 24 : (j + 1) * 24, i * 24 : (i + 1) * 24] = inside[j * 24 : (j + 1) * 24, i * 24 : (i + 1) * 24]
+            c = mode_colour(sel)
+            off = np.inf if c is None else float(np.linalg.norm(c - float(c @ unit) * unit))
+            out[j, i] = overall if off > 12.0 else c
+    return out
+
+
+def test_table_colours_in_one_pass_are_the_tile_by_tile_ones():
+    for seed in range(6):
+        img, _ = render_scene(*SIZE, 8, seed=seed, mat=seed % 2 == 0)
+        small = cv2.resize(img, (320, 180), interpolation=cv2.INTER_AREA)
+        region = np.zeros((180, 320), np.uint8)
+        cv2.rectangle(region, (30 + 10 * seed, 20), (300, 160), 255, -1)
+        for reg in (None, region):
+            assert np.array_equal(table_colours(small, reg), _table_colours_tile_by_tile(small, reg))
+
+
+def test_not_table_regions_are_the_whole_mask_regions():
+    # the mask worked out round the regions an eighth-size copy shows is the
+    # whole image's mask wherever a card-sized region is (a speck is left out)
+    rng = np.random.default_rng(1)
+    table = np.zeros((360, 640, 3), np.float32)
+    table[:] = (40, 80, 140)
+    table *= np.linspace(0.7, 1.2, 640, dtype=np.float32)[None, :, None]
+    table += rng.normal(0, 3, table.shape).astype(np.float32)
+    img = np.clip(table, 0, 255).astype(np.uint8)
+    cv2.rectangle(img, (100, 60), (160, 145), (90, 30, 60), -1)  # a back
+    cv2.rectangle(img, (161, 70), (221, 150), (200, 200, 60), -1)  # another, touching it
+    cv2.line(img, (221, 110), (330, 300), (200, 200, 60), 3)  # a thread off it (gone at an eighth's size)
+    cv2.rectangle(img, (500, 250), (560, 340), (240, 240, 240), -1)  # a face
+    cv2.circle(img, (420, 40), 2, (0, 0, 255), -1)  # a speck
+    small = cv2.resize(img, (320, 180), interpolation=cv2.INTER_AREA)  # as the quarter-size copy is to the half-size one
+    tiles = table_colours(small, None)
+    whole = not_table_mask(img, tiles)
+    to_plane = np.diag([2.0, 2.0, 1.0])  # 2 mm a small pixel (1 mm an image pixel): a card is 63x88 px in img
+    got = not_table_regions(img, img.shape[:2], small, tiles, None, None, to_plane)
+    assert got[30:50, 410:430].max() == 0 < whole[30:50, 410:430].max()
+    assert whole[200, 275] > 0  # the thread
+    far_from_speck = np.ones(whole.shape, bool)
+    far_from_speck[30:50, 410:430] = False
+    assert np.array_equal(got[far_from_speck], whole[far_from_speck])
+    # what is already known explains its region: the face is left out
+    face = [np.array([[500.0, 250], [560, 250], [560, 340], [500, 340]])]
+    got = not_table_regions(img, img.shape[:2], small, tiles, None, None, to_plane, known=face)
+    assert got[260:330, 510:550].max() == 0 and np.array_equal(got[:, :400], whole[:, :400])
 
 
 def test_a_draw_pile_is_one_face_down_card():

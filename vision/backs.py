@@ -53,8 +53,10 @@ SIDE_SUPPORT = 0.75
 #: mm from a card's middle beyond which nothing is in its rectified view (the
 #: view reaches SLACK times the card's size plus its margin: ~75 mm)
 REACH = 150.0
+#: share of 25 points over a candidate's middle that, paper-white, make it a
+#: face before it is judged (judged in full, such a candidate came out a face:
+#: the same backs on 250 scenes as judging it)
 PAPER_FIRST = 0.6
-PAPER_BLOCKS = False
 
 
 @dataclass(frozen=True)
@@ -80,16 +82,18 @@ def not_table_mask(img: np.ndarray, bg_tiles: np.ndarray) -> np.ndarray:
     return _not_table_in(img, bg, (0, 0, w, h))
 
 
-def _not_table_in(img: np.ndarray, bg: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+def _not_table_in(img, bg: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """:func:`not_table_mask` of ``img`` within ``box`` (x0, y0, x1, y1), the
     same there as of the whole image: worked out on the box and 4 pixels round
     it (the blur and the opening reach 3).  ``bg``: the table's colour per
-    pixel of ``img``."""
+    pixel of ``img``; ``img``: an image, or a function giving the part
+    (x0, y0, x1, y1) of one the size of ``bg``."""
     x0, y0, x1, y1 = box
-    h, w = img.shape[:2]
+    h, w = bg.shape[:2]
     p = 4
     a0, b0, a1, b1 = max(x0 - p, 0), max(y0 - p, 0), min(x1 + p, w), min(y1 + p, h)
-    blurred = cv2.blur(img[b0:b1, a0:a1], (3, 3))
+    part = img(a0, b0, a1, b1) if callable(img) else img[b0:b1, a0:a1]
+    blurred = cv2.blur(part, (3, 3))
     out = np.empty(blurred.shape[:2], np.uint8)
     # bands of rows: the dozen float planes of a band stay in the cache (on a
     # whole 640x360 image they did not, and the mask cost 4x what a quarter's did)
@@ -139,24 +143,25 @@ def table_colours(small: np.ndarray, region: np.ndarray | None, tiles: tuple[int
     n = counts.sum(axis=1)
     best = counts.argmax(axis=1)
 
-    def median_of(sel: np.ndarray) -> np.ndarray:
-        return np.median(t_img[sel], axis=0)
-
     total = counts.sum(axis=0)
     if total.sum() >= 40:
-        overall = median_of(t_in & (t_codes == total.argmax()))
+        overall = np.median(t_img[t_in & (t_codes == total.argmax())], axis=0)
     else:
         overall = np.median(img.reshape(-1, 3), axis=0)
     unit = overall / max(float(np.linalg.norm(overall)), 1.0)
-    out = np.zeros((ty, tx, 3), np.float32)
-    for k in range(tx * ty):
-        c = None if n[k] < 40 else np.median(t_img[k][t_in[k] & (t_codes[k] == best[k])], axis=0)
-        # a tile mostly covered by one card takes that card's colour: the
-        # table is one colour under different light, so a tile whose colour
-        # is off the whole table's (not just darker or lighter) is not trusted
-        off = np.inf if c is None else float(np.linalg.norm(c - float(c @ unit) * unit))
-        out[k // tx, k % tx] = c if off <= OFF_TABLE / 2 else overall
-    return out
+    # every tile's median at once: its pixels in its most common bin sorted
+    # first (the rest set past white), the middle one or two of them taken
+    sel = t_in & (t_codes == best[:, None])
+    srt = np.sort(np.where(sel[..., None], t_img.astype(np.int16), 256), axis=1)
+    k = np.arange(tx * ty)
+    ns = np.maximum(sel.sum(axis=1), 1)
+    med = (srt[k, (ns - 1) // 2].astype(np.float64) + srt[k, ns // 2]) / 2
+    # a tile mostly covered by one card takes that card's colour: the
+    # table is one colour under different light, so a tile whose colour
+    # is off the whole table's (not just darker or lighter) is not trusted
+    off = np.linalg.norm(med - (med @ unit)[:, None] * unit, axis=1)
+    good = (n >= 40) & (off <= OFF_TABLE / 2)
+    return np.where(good[:, None], med, overall).reshape(ty, tx, 3).astype(np.float32)
 
 
 #: a region of the quarter-size copy this big (a share of a card) or more is looked at in full
@@ -169,7 +174,8 @@ KNOWN_RIM = 2.0
 
 
 def not_table_regions(
-    half: np.ndarray,
+    half,
+    half_shape: tuple[int, int],
     small: np.ndarray,
     tiles: np.ndarray,
     region: np.ndarray | None,
@@ -179,15 +185,23 @@ def not_table_regions(
     known: list[np.ndarray] = (),
 ) -> np.ndarray:
     """:func:`not_table_mask` of ``half`` (within ``region``, a mask of it, if
-    given), worked out only round the regions that are not the table in the
-    quarter-size copy ``small`` (``small_region`` the same region there;
-    ``small_to_plane`` maps its pixels to plane mm) and at least
-    :data:`SEED_AREA` of a card: each such region's box in ``half``, grown
-    until no part of the mask there touches its side, so that every region
-    found is whole and the same as in the mask of the whole image.  A bare
-    table costs a quarter-size mask; a mask of a 640x360 image cost ~10 ms."""
-    hh, hw = half.shape[:2]
-    sh, sw = small.shape[:2]
+    given), worked out only round the regions that are not the table in a
+    half-size copy of the quarter-size ``small`` (``small_region`` the same
+    region there; ``small_to_plane`` maps its pixels to plane mm), at least
+    :data:`SEED_AREA` of a card, not all where no card may lie (``allowed``)
+    and not explained by what is ``known`` already (outlines, plane mm): each
+    such region's box in ``half``, grown until no part of the mask there
+    touches its side, so that every region found is whole and the same as in
+    the mask of the whole image.  A bare table costs a mask of 160x90 pixels
+    (at 720p) where one of 640x360 cost ~10 ms.  ``half``: the image, or a
+    function giving its part (x0, y0, x1, y1); ``half_shape``: its (height, width)."""
+    hh, hw = half_shape
+    # the seeds at an eighth of the work copy (160x90 at 720p, a card still ~10x14 px): a quarter of the quarter's cost
+    sh, sw = small.shape[0] // 2, small.shape[1] // 2
+    small_to_plane = small_to_plane @ np.diag([2.0, 2.0, 1.0])
+    if small_region is not None:
+        small_region = cv2.resize(small_region, (sw, sh), interpolation=cv2.INTER_NEAREST)
+    small = cv2.resize(small, (sw, sh), interpolation=cv2.INTER_AREA)
     seeds = not_table_mask(small, tiles)
     if small_region is not None:
         seeds = cv2.bitwise_and(seeds, small_region)
@@ -277,12 +291,14 @@ VIEW_W = int(round((g.CARD_W * SLACK + 2 * VIEW_MARGIN) * VIEW_PPM))
 VIEW_H = int(round((g.CARD_H * SLACK + 2 * VIEW_MARGIN) * VIEW_PPM))
 
 
-def _warp(img: np.ndarray, to_img: np.ndarray, nearest: bool = False) -> np.ndarray:
+def _warp(img: np.ndarray, to_img: np.ndarray, nearest: bool = False, size: tuple[int, int] = (VIEW_W, VIEW_H)) -> np.ndarray:
     """The rectified view of ``img`` (a mask: nearest pixel, zero beyond the
-    image; a picture: the image's edge repeated, so that it makes no edge)."""
+    image; a picture: the image's edge repeated, so that it makes no edge),
+    ``size`` (width, height) pixels of it from its top left (each pixel the
+    same as in the whole view)."""
     flags = (cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR) | cv2.WARP_INVERSE_MAP
     border = cv2.BORDER_CONSTANT if nearest else cv2.BORDER_REPLICATE
-    return cv2.warpPerspective(img, to_img, (VIEW_W, VIEW_H), flags=flags, borderMode=border, borderValue=0)
+    return cv2.warpPerspective(img, to_img, size, flags=flags, borderMode=border, borderValue=0)
 
 
 def _strengths(view: np.ndarray, horizontal: bool, lo: int, hi: int, a0: int, a1: int) -> np.ndarray:
@@ -374,12 +390,27 @@ def judge(
     info: dict = {"point": point, "u": u, "v": v}
     if trace is not None:
         trace.append(info)
+    # paper-white over most of its middle: a face (whose index the reader did
+    # not read), dropped before anything is warped.  Not kept as a face
+    # candidate (which may win its place from a back): the same backs either way
+    t = np.linspace(0.2, 0.8, 5) * (1.0 if plane.metric else 0.6)
+    mids = np.array([point + a * g.CARD_W * u + b * g.CARD_H * v for a in t for b in t])
+    ij = np.round(cv2.perspectiveTransform(np.float32(mids).reshape(-1, 1, 2), np.linalg.inv(plane.work_to_plane)).reshape(-1, 2)).astype(int)
+    ph, pw = paper.shape[:2]
+    ok = (ij[:, 0] >= 0) & (ij[:, 0] < pw) & (ij[:, 1] >= 0) & (ij[:, 1] < ph)
+    if ok.all() and np.count_nonzero(paper[ij[:, 1], ij[:, 0]]) >= PAPER_FIRST * len(ij):
+        info["fate"] = "face"
+        return None
     A = _view_homography(plane, point, u, v)
     r, m = VIEW_PPM, VIEW_MARGIN
     # the card's nominal extent first: is it the table there, or all covered?
     span = 1.0 if plane.metric else 0.6  # the share of each side sure to lie on the card
-    nt = _warp(not_table, np.linalg.inv(half_to_plane) @ A, nearest=True)
-    covered = np.zeros((VIEW_H, VIEW_W), np.uint8)
+    # on the mat, a bridge card (57 mm) or a poker card; without one, see SLACK
+    lo_f, hi_f = (0.88, 1.1) if plane.metric else (0.6, SLACK - 0.03)
+    # the view only as far as the far sides are looked for (and the 3 px a side's step reaches beyond)
+    size = (min(int(round((m + hi_f * g.CARD_W) * r)) + 4, VIEW_W), min(int(round((m + hi_f * g.CARD_H) * r)) + 4, VIEW_H))
+    nt = _warp(not_table, np.linalg.inv(half_to_plane) @ A, nearest=True, size=size)
+    covered = np.zeros(size[::-1], np.uint8)
     inv = np.linalg.inv(A)
     # only cards that can reach the view (it spans under 150 mm from the card's middle)
     middle = point + 0.5 * SLACK * (g.CARD_W * u + g.CARD_H * v)
@@ -395,24 +426,12 @@ def judge(
     if free_share < 0.4 or body < 0.9:
         info["fate"] = "table_inside"
         return None
-    # paper-white over most of its middle: a face (whose index the reader did not read)
-    if PAPER_FIRST is not None:
-        t = np.linspace(0.2, 0.8, 5) * span
-        mids = np.array([point + a * g.CARD_W * u + b * g.CARD_H * v for a in t for b in t])
-        ij = np.round(cv2.perspectiveTransform(np.float32(mids).reshape(-1, 1, 2), np.linalg.inv(plane.work_to_plane)).reshape(-1, 2)).astype(int)
-        ph, pw = paper.shape[:2]
-        ok = (ij[:, 0] >= 0) & (ij[:, 0] < pw) & (ij[:, 1] >= 0) & (ij[:, 1] < ph)
-        if ok.all() and np.count_nonzero(paper[ij[:, 1], ij[:, 0]]) >= PAPER_FIRST * len(ij):
-            info["fate"] = "face"
-            return BackCandidate(card_outline(point, u, v), False, 1.0) if PAPER_BLOCKS else None
     # grey levels as they are (uint8): the means taken of them are the same as of floats
-    view = _warp(frame, plane.plane_to_frame @ A)
+    view = _warp(frame, plane.plane_to_frame @ A, size=size)
     x0, y0 = int(round(m * r)), int(round(m * r))
     near = int(round(2.5 * r))
     aw, ah = int(round((m + span * g.CARD_W - 6) * r)), int(round((m + span * g.CARD_H - 6) * r))
     ax0 = int(round((m + 6) * r))
-    # on the mat, a bridge card (57 mm) or a poker card; without one, see SLACK
-    lo_f, hi_f = (0.88, 1.1) if plane.metric else (0.6, SLACK - 0.03)
     # the far sides: places within the size range where as many of their
     # segments show an edge as anywhere; of those, the pair nearest a card's
     # shape (the end of the card beyond, or a pattern's inner edge, shows too)
@@ -475,7 +494,7 @@ def judge(
     if asym > ASYMMETRY:
         info["fate"] = "asymmetry"
         return None
-    pp = _warp(paper, np.linalg.inv(plane.work_to_plane) @ A, nearest=True)
+    pp = _warp(paper, np.linalg.inv(plane.work_to_plane) @ A, nearest=True, size=size)
     mid = (slice(int((m + 0.2 * h) * r), int((m + 0.8 * h) * r)), slice(int((m + 0.2 * w) * r), int((m + 0.8 * w) * r)))
     mid_free = covered[mid] == 0
     paper_share = float((pp[mid] > 0)[mid_free].mean()) if mid_free.any() else 1.0
@@ -599,7 +618,12 @@ def find_backs(
     h, w = frame.shape[:2]
     hs = work_scale / 2
     size = (max(1, round(w * hs)), max(1, round(h * hs)))
-    if hs == 0.5 or min(w, h) < 4:
+    if hs == 0.5 and w % 2 == 0 and h % 2 == 0:
+        # an exact halving: each pixel the mean of its own four, so only the parts the mask needs are made
+        def half(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+            return cv2.resize(frame[2 * y0 : 2 * y1, 2 * x0 : 2 * x1], (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+
+    elif hs == 0.5 or min(w, h) < 4:
         half = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
     else:  # OpenCV's area resize at a fractional scale costs ~20 ms on 1080p; halve exactly, then bilinear
         half = cv2.resize(cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA), size, interpolation=cv2.INTER_LINEAR)
@@ -607,9 +631,10 @@ def find_backs(
     # beyond the mat is not the table, yet no card either (and it would enclose them all)
     small_region = region
     if region is not None:
-        region = cv2.resize(region, (half.shape[1], half.shape[0]), interpolation=cv2.INTER_NEAREST)
+        region = cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)
     small_to_plane = plane.work_to_plane @ np.diag([4.0, 4.0, 1.0])
-    nt = not_table_regions(half, small, table_colours(small, colour_region), region, small_region, small_to_plane, allowed, known)
+    tiles = table_colours(small, colour_region)
+    nt = not_table_regions(half, size[::-1], small, tiles, region, small_region, small_to_plane, allowed, known)
     hplane = Plane(half_to_plane, plane.plane_to_frame, plane.metric)
     to_half = np.linalg.inv(half_to_plane)
     hh, hw = nt.shape
