@@ -44,7 +44,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import vision.pipeline as vp  # noqa: E402
-from vision.cards import find_corners, sample_patch  # noqa: E402
+from vision.cards import find_corners, find_notched_corners, sample_patch, table_share_fn  # noqa: E402
 from vision.corner_index import read_patch  # noqa: E402
 from vision.evaluate import _index_spots, score  # noqa: E402
 from vision.index_pairs import find_index_pairs  # noqa: E402
@@ -184,8 +184,12 @@ def classify(n_scenes: int, seed0: int = 0, misses: list | None = None, deck=Non
         tally["expected"] += s.expected
         tally["found"] += s.found
         tally["read"] += s.read
-        *_, plane, blobs = pipe._prepare(img)
-        corners = [c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)]
+        *_, bg, _mask, plane, blobs = pipe._prepare(img)
+        share = table_share_fn(img, plane, bg)
+        corners = []
+        for bi, b in enumerate(blobs):
+            found_here = find_corners(bi, b, plane.metric)
+            corners += found_here + find_notched_corners(bi, b, plane.metric, found_here, share)
         cpx = plane.to_frame(np.array([c.point for c in corners])) if corners else np.zeros((0, 2))
         ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
         found = _found_cards(res, truth, ppm)

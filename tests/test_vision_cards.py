@@ -54,3 +54,46 @@ def test_a_card_shaped_blob_has_four_right_angled_corners():
     assert len(corners) == 4
     for c in corners:
         assert abs(float(np.dot(c.d1, c.d2))) < 0.05
+
+
+def _card_blob(notch: bool, step: bool = False):
+    """A 63 x 88 mm card (2 px/mm, top-left at 50, 30 mm) with ink from its
+    top-left corner to its edges (an index printed up to a frame line) cut
+    out of its paper, or with a second card stepped beside it."""
+    from vision.cards import Plane, find_blobs
+
+    mask = np.zeros((400, 500), np.uint8)
+    cv2.rectangle(mask, (100, 60), (226, 236), 255, -1)
+    if notch:
+        mask[60:100, 100:112] = 0  # 6 x 20 mm of index ink reaching both edges
+    if step:
+        cv2.rectangle(mask, (112, 72), (238, 248), 255, -1)  # a card 6 mm over, 6 mm down: a step, no notch
+        mask[60:72, 226:238] = 0
+    plane = Plane(np.diag([0.5, 0.5, 1.0]), np.diag([2.0, 2.0, 1.0]), True)
+    (blob,) = find_blobs(mask, plane, min_area_mm2=500)
+    return blob
+
+
+def test_a_corner_notched_by_ink_is_found_where_its_edges_meet_and_set_out():
+    from vision.cards import NOTCH_OUTSET, find_notched_corners
+
+    blob = _card_blob(notch=True)
+    known = find_corners(0, blob, metric=True)
+    assert not any(np.linalg.norm(c.point - (50, 30)) < 4 for c in known)  # the plain finder misses it
+    found = find_notched_corners(0, blob, True, known, lambda pts: 0.0)
+    assert len(found) == 1
+    c = found[0]
+    assert np.linalg.norm(c.point - (50 - NOTCH_OUTSET, 30 - NOTCH_OUTSET)) < 1.0
+    assert abs(float(np.dot(c.d1, c.d2))) < 0.05
+    assert sorted(np.round(np.abs(np.concatenate((c.d1, c.d2)))).tolist()) == [0, 0, 1, 1]
+    # the same notch with table in it is a step between two regions, not a corner
+    assert find_notched_corners(0, blob, True, known, lambda pts: 1.0) == []
+
+
+def test_a_plain_card_or_a_step_between_cards_gives_no_notched_corner():
+    from vision.cards import find_notched_corners
+
+    plain = _card_blob(notch=False)
+    assert find_notched_corners(0, plain, True, find_corners(0, plain, metric=True), lambda pts: 0.0) == []
+    step = _card_blob(notch=False, step=True)
+    assert find_notched_corners(0, step, True, find_corners(0, step, metric=True), lambda pts: 1.0) == []

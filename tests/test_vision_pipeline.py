@@ -172,3 +172,28 @@ def test_a_frame_vision_cannot_take_gets_a_clear_error_and_the_next_frame_reads(
 def test_the_smallest_frame_taken_is_read_without_error():
     for shape in ((32, 32, 3), (32, 1000, 3), (1000, 32, 3), (33, 47, 3)):
         assert not VisionPipeline().process(np.full(shape, 128, np.uint8)).sightings
+
+
+def _index_patch(rank_mm: float, with_suit: bool = True) -> np.ndarray:
+    """An upright corner patch (paper, 4 px/mm) with a rank ``rank_mm`` tall 1.5 mm from its corner."""
+    from vision.corner_index import PATCH_H, PATCH_PPM, PATCH_W
+
+    patch = np.full((PATCH_H, PATCH_W, 3), 235, np.uint8)
+    scale = rank_mm * PATCH_PPM / 22.0  # FONT_HERSHEY_SIMPLEX capitals are about 22 px tall at scale 1
+    top = int(1.5 * PATCH_PPM)
+    cv2.putText(patch, "K", (int(1.5 * PATCH_PPM), top + int(rank_mm * PATCH_PPM)), cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 20, 20), max(2, int(scale * 3)))
+    if with_suit:
+        y = top + int((rank_mm + 1.5) * PATCH_PPM)
+        cv2.circle(patch, (int(4.5 * PATCH_PPM), y + int(2.5 * PATCH_PPM)), int(2.2 * PATCH_PPM), (20, 20, 20), -1)
+    return patch
+
+
+def test_an_index_larger_than_the_patch_is_told_from_a_usual_one():
+    from vision.pipeline import oversized_index
+
+    assert oversized_index(_index_patch(15.0))  # a rank as tall as some decks print it
+    assert not oversized_index(_index_patch(6.0))
+    assert not oversized_index(np.full((120, 52, 3), 235, np.uint8))  # blank paper
+    dark = np.full((120, 52, 3), 235, np.uint8)
+    dark[8:100, 6:52] = 15  # solid ink (a marker, picture art) is no glyph
+    assert not oversized_index(dark)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -427,6 +428,162 @@ def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, 
             continue
         out.append(Corner(blob_id, np.array(point), np.array([-t1[0], -t1[1]]), np.array(t2), lengths_l[i], lengths_l[j]))
     return out
+
+
+#: how far (mm) a notched corner may lie beyond the straight edges that make it:
+#: a corner index is at most about 11 x 24 mm
+NOTCH_REACH = 26.0
+#: share of a notched corner's cut-off triangle that may look like the table
+NOTCH_TABLE = 0.25
+#: mm a notched corner is set out along both edges (see find_notched_corners)
+NOTCH_OUTSET = 1.0
+
+
+def find_notched_corners(
+    blob_id: int,
+    blob: Blob,
+    metric: bool,
+    known: list[Corner],
+    table_share: Callable[[np.ndarray], float],
+    min_edge: float = 12.0,
+) -> list[Corner]:
+    """Outer corners that :func:`find_corners` cannot see because ink reaches
+    the card's edge there: an index printed up to the edge, or a frame line
+    drawn round the face that the index touches, leaves the paper region
+    notched, with no paper at the corner itself.  Two straight edges of the
+    region's convex hull that the outline follows (not a hull chord that
+    bridges a gap), about at a right angle, whose lines meet within
+    :data:`NOTCH_REACH` mm of both, make a corner when the triangle they cut
+    off is not table (``table_share(points in plane mm)`` says what share of
+    the points look like the table: a notch filled with ink is a card, a step
+    between two cards is table).  Corners within 3 mm of ``known`` ones are
+    not repeated."""
+    cp = blob.contour_plane
+    n = len(cp)
+    if n < 8:
+        return []
+    hull = cv2.convexHull(cp.reshape(-1, 1, 2), returnPoints=False).ravel()
+    if len(hull) < 3:
+        return []
+    hull = np.sort(hull)  # contour order (the hull of a contour keeps its points' order, either way round)
+    pts = cp[hull]
+    # merge nearly collinear hull vertices: the simplified hull's vertices, as contour indices
+    approx = cv2.approxPolyDP(pts.reshape(-1, 1, 2), 1.0, True).reshape(-1, 2)
+    keep = hull[_vertex_indices(pts, approx)] if len(approx) >= 3 else hull
+    keep = np.sort(np.unique(keep)).tolist()
+    m = len(keep)
+    if m < 3:
+        return []
+    ends = cp[keep[1:] + keep[:1]] - cp[keep]
+    chords = np.sqrt(ends[:, 0] * ends[:, 0] + ends[:, 1] * ends[:, 1]).tolist()
+    ends_l = ends.tolist()
+    straight: dict[int, bool] = {}
+
+    def follows(k: int) -> bool:
+        """Whether hull edge ``k`` is a straight edge of the outline (checked only where needed)."""
+        if k not in straight:
+            i0, i1 = keep[k], keep[(k + 1) % m]
+            straight[k] = chords[k] >= min_edge and _follows(_contour_run(cp, i0, i1), cp[i0], cp[i1], chords[k])
+        return straight[k]
+
+    orient = np.sign(cv2.contourArea(cp.reshape(-1, 1, 2), oriented=True))
+    lo, hi = (72, 108) if metric else (55, 125)
+    known_pts = [c.point.tolist() for c in known]
+    out: list[Corner] = []
+    for k in range(m):
+        # a straight edge, one hull chord (the notch) and the next straight edge
+        k1, k2 = (k + 1) % m, (k + 2) % m
+        if chords[k] < min_edge or chords[k2] < min_edge or chords[k1] > NOTCH_REACH * 1.5:
+            continue
+        (ax, ay), (bx, by) = ends_l[k], ends_l[k2]
+        cross = ax * by - ay * bx
+        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
+            continue
+        cos = -(ax * bx + ay * by) / (chords[k] * chords[k2])
+        if not lo - 15 <= math.degrees(math.acos(min(max(cos, -1.0), 1.0))) <= hi + 15:
+            continue
+        guess = _intersect(cp[keep[k]].tolist(), (ax, ay), cp[keep[k2]].tolist(), (bx, by))
+        if guess is None or any(math.hypot(c[0] - guess[0], c[1] - guess[1]) < 3.0 for c in known_pts):
+            continue  # a corner found already (across a rounded corner's chord)
+        if follows(k1) or not follows(k) or not follows(k2):
+            continue  # two adjacent straight edges are find_corners' corner
+        a = (keep[k], keep[k1], chords[k])
+        b = (keep[k2], keep[(k2 + 1) % m], chords[k2])
+        fa, fb = _fit_edge(_contour_run(cp, a[0], a[1])), _fit_edge(_contour_run(cp, b[0], b[1]))
+        if fa is None or fb is None:
+            continue
+        ta, tb = _toward(fa[1], cp[a[1]] - cp[a[0]]), _toward(fb[1], cp[b[1]] - cp[b[0]])
+        cross = ta[0] * tb[1] - ta[1] * tb[0]
+        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
+            continue
+        ang = math.degrees(math.acos(min(max(-(ta[0] * tb[0] + ta[1] * tb[1]), -1.0), 1.0)))
+        if not lo <= ang <= hi:
+            continue
+        p = _intersect(fa[0], ta, fb[0], tb)
+        if p is None:
+            continue
+        point = np.array(p)
+        end_a, start_b = cp[a[1]].astype(np.float64), cp[b[0]].astype(np.float64)
+        da, db = float(np.dot(point - end_a, ta)), float(np.dot(start_b - point, tb))
+        if not (-1.0 < da < NOTCH_REACH and -1.0 < db < NOTCH_REACH) or max(da, db) < 2.0:
+            continue
+        if any(np.linalg.norm(c.point - point) < 3.0 for c in (*known, *out)):
+            continue
+        # the triangle cut off (corner, end of one edge, start of the other), sampled inside
+        tri = point + _TRIANGLE[:, :1] * (end_a - point) + _TRIANGLE[:, 1:] * (start_b - point)
+        if table_share(tri) > NOTCH_TABLE:
+            continue
+        d1, d2 = -np.asarray(ta), np.asarray(tb)
+        # set out by NOTCH_OUTSET: the paper edge runs inside the card's edge
+        # where a frame line is printed round the face (and blur eats into
+        # it), and an index that reaches the edge must not touch the patch's border
+        point = point - NOTCH_OUTSET * (d1 + d2)
+        out.append(Corner(blob_id, point, d1, d2, a[2] + max(da, 0.0), b[2] + max(db, 0.0)))
+    return out
+
+
+def _follows(run: np.ndarray, a: np.ndarray, b: np.ndarray, chord: float, near: float = 0.8, share: float = 0.7) -> bool:
+    """Whether the outline ``run`` from ``a`` to ``b`` lies along the chord
+    between them for at least ``share`` of its length (a straight edge with
+    glyph nicks, not a hull chord bridging a gap)."""
+    d = (b - a) / chord
+    rel = run - a
+    t = rel @ d
+    off = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
+    bins = np.zeros(40, bool)
+    bins[np.clip((t[off < near] / chord * 40).astype(np.int64), 0, 39)] = True
+    return int(np.count_nonzero(bins)) >= share * 40
+
+
+#: barycentric sample points inside a triangle (weights of its second and third corner)
+_TRIANGLE = np.array([(x, y) for x in np.linspace(0.1, 0.9, 5) for y in np.linspace(0.1, 0.9, 5) if x + y <= 1.0])
+
+
+def _contour_run(cp: np.ndarray, i0: int, i1: int) -> np.ndarray:
+    return cp[i0 : i1 + 1] if i1 >= i0 else np.concatenate((cp[i0:], cp[: i1 + 1]))
+
+
+def _toward(d: tuple[float, float], chord: np.ndarray) -> tuple[float, float]:
+    """``d`` turned to run the way of ``chord``."""
+    return d if d[0] * chord[0] + d[1] * chord[1] > 0 else (-d[0], -d[1])
+
+
+def table_share_fn(frame: np.ndarray, plane: Plane, bg_tiles: np.ndarray, near: float = 45.0) -> Callable[[np.ndarray], float]:
+    """``share(points in plane mm)``: the share of the points whose frame
+    pixel is within ``near`` (colour distance) of the table colour of its tile."""
+    h, w = frame.shape[:2]
+    ty, tx = bg_tiles.shape[:2]
+    tiles = bg_tiles.astype(np.float32)
+
+    def share(points: np.ndarray) -> float:
+        px = plane.to_frame(np.asarray(points, np.float32))
+        x = np.clip(px[:, 0], 0, w - 1).astype(np.int64)
+        y = np.clip(px[:, 1], 0, h - 1).astype(np.int64)
+        col = frame[y, x].astype(np.float32)
+        bg = tiles[np.minimum(y * ty // h, ty - 1), np.minimum(x * tx // w, tx - 1)]
+        return float(np.mean(np.linalg.norm(col - bg, axis=1) < near))
+
+    return share
 
 
 def patch_homography(plane: Plane, point: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ was read, and the stacking relation between everything found."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -23,6 +23,7 @@ from .cards import (
     clear_mask,
     find_blobs,
     find_corners,
+    find_notched_corners,
     find_quads,
     overlap_area,
     paper_mask_in,
@@ -31,8 +32,9 @@ from .cards import (
     rect_outline,
     sample_patch,
     split_on_edges_in,
+    table_share_fn,
 )
-from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, builtin_references, read_patch
+from .corner_index import PATCH_H, PATCH_PPM, PATCH_W, IndexReading, References, builtin_references, read_patch
 from .index_check import shows_index_of
 from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
@@ -53,6 +55,13 @@ CORNER_MATCH_MM = 4.0
 ALONG = 0.995
 #: grey levels a 16x16 block may change by and the frame still count as unchanged
 STATIC_LEVELS = 6
+#: a corner whose index is larger than the reader's patch is read again from
+#: a patch covering this many times its width and height (the glyphs shrink)
+ZOOM = 1.6
+#: and confirmed from a patch covering this many times as much
+ZOOM_CHECK = 1.6
+#: mm a notched corner's confirming patch is moved in along both edges
+NOTCH_CHECK = 0.6
 
 
 @dataclass
@@ -162,10 +171,12 @@ class VisionPipeline:
     def corner_patches(self, frame: np.ndarray):
         """Every upright corner patch (both edge assignments) of every paper
         region: [(blob area, patch)], for teaching a deck."""
-        _, _, _, _, _, _, _, plane, blobs = self._prepare(frame)
+        _, _, _, _, _, bg, _, plane, blobs = self._prepare(frame)
+        table_share = table_share_fn(frame, plane, bg)
         out = []
         for bi, blob in enumerate(blobs):
-            for c in find_corners(bi, blob, plane.metric):
+            corners = find_corners(bi, blob, plane.metric)
+            for c in corners + find_notched_corners(bi, blob, plane.metric, corners, table_share):
                 for u, v in ((c.d1, c.d2), (c.d2, c.d1)):
                     out.append((blob.area, sample_patch(frame, plane, c.point, u, v)))
         return out
@@ -197,10 +208,17 @@ class VisionPipeline:
         unread_blobs: list[int] = []
         all_reads: list = []
         all_corners: list[Corner] = []
+        table_share = table_share_fn(frame, plane, bg)
         for bi, blob in enumerate(blobs):
             corners = find_corners(bi, blob, plane.metric)
+            notched = find_notched_corners(bi, blob, plane.metric, corners, table_share)
             all_corners += corners
-            readings = [r for r in (self._read_corner(frame, plane, c) for c in corners) if r is not None]
+            readings = [self._read_corner(frame, plane, c) for c in corners]
+            readings += [self._read_corner(frame, plane, c, notched=True) for c in notched]
+            readings = [r for r in readings if r is not None]
+            # a notched corner declined does not keep the edge-free finder from its index (its
+            # corner is extrapolated; a pair places the patch from the glyphs themselves)
+            all_corners += [c for c, *_ in readings if any(c is n for n in notched)]
             whole = b_is_one_card(blob)
             for corner, reading, u, v in readings:
                 outline = rect_outline(blob.rect) if whole else card_outline(corner.point, u, v)
@@ -272,19 +290,44 @@ class VisionPipeline:
             scale_clear,
         )
 
-    def _read_corner(self, frame, plane: Plane, c: Corner) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
+    def _read_corner(
+        self, frame, plane: Plane, c: Corner, notched: bool = False
+    ) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
+        """The best reading at corner ``c`` of the two edge assignments (one, when
+        an edge is longer than a card is wide), or None.  A ``notched`` corner
+        (extrapolated across ink, :func:`vision.cards.find_notched_corners`) and
+        an index too large for the patch (read from a wider patch) are read a
+        second time, placed a little differently, and count only when both
+        readings agree: those patches are less sure than a paper corner's."""
         options = [(c.d1, c.d2), (c.d2, c.d1)]
         if c.len1 > 72 and c.len2 <= 72:
             options = [(c.d2, c.d1)]
         elif c.len2 > 72 and c.len1 <= 72:
             options = [(c.d1, c.d2)]
         best = None
+        declined = []
         for u, v in options:
-            r = read_patch(sample_patch(frame, plane, c.point, u, v), self.refs)
-            if r is not None and (best is None or r.confidence > best[1].confidence):
+            patch = sample_patch(frame, plane, c.point, u, v)
+            r = read_patch(patch, self.refs)
+            if r is None:
+                declined.append((u, v, patch))
+            elif best is None or r.confidence > best[1].confidence:
                 best = (c, r, u, v)
                 if r.confidence >= SURE_READ:
                     break  # the other edge assignment turns the index sideways: it is not read as well
+        big = [(u, v) for u, v, patch in declined if oversized_index(patch)] if best is None else []
+        if best is not None and notched:
+            _, r, u, v = best
+            if not _agrees(r, read_patch(sample_patch(frame, plane, c.point + NOTCH_CHECK * (u + v), u, v), self.refs)):
+                return None
+        for u, v in big:
+            # an index larger than the patch: read it from a patch covering ZOOM times as much
+            r = read_patch(sample_patch(frame, plane, c.point, ZOOM * u, ZOOM * v), self.refs)
+            if r is None or (best is not None and r.confidence <= best[1].confidence):
+                continue
+            again = read_patch(sample_patch(frame, plane, c.point + NOTCH_CHECK * (u + v), ZOOM_CHECK * u, ZOOM_CHECK * v), self.refs)
+            if _agrees(r, again):
+                best = (c, zoomed_reading(r, ZOOM), u, v)
         return best
 
     @staticmethod
@@ -574,6 +617,50 @@ class VisionPipeline:
 #: the shortest frame side vision takes: its quarter-size copy must still hold
 #: the table-colour tiles (and no card is read in less)
 MIN_FRAME_SIDE = 32
+
+
+def oversized_index(patch: np.ndarray) -> bool:
+    """Whether the ink at the top of an upright corner patch is an index too
+    large for the patch: its topmost glyph-sized ink (starting above 8 mm,
+    clear of the corner's two edges) is 10 mm wide, or 7 mm wide and either
+    runs into the patch's far side or is 11 mm tall (a rank that large is cut
+    off by the patch or leaves no room for the suit, and the reader passes
+    it over).  A rank and suit run together at low resolution are as tall
+    but narrower; solid ink (a marker, picture art) is no glyph.  Ink is
+    split from paper halfway between the patch's own extremes."""
+    # at half the patch's resolution (2 px/mm: these glyphs are 14 px or more), a quarter of the cost
+    half = cv2.resize(patch, (PATCH_W // 2, PATCH_H // 2), interpolation=cv2.INTER_NEAREST)
+    gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY) if half.ndim == 3 else half
+    lo, hi = cv2.minMaxLoc(gray)[:2]
+    if hi - lo < 50:
+        return False
+    ppm = PATCH_PPM / 2
+    ink = cv2.threshold(gray, (lo + hi) / 2, 255, cv2.THRESH_BINARY_INV)[1]
+    # most patches hold no ink this wide below the corner: passed over before the labelling
+    if np.count_nonzero(ink[: int(19 * ppm)].any(axis=0)) < 7 * ppm:
+        return False
+    _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    x, y, w, h, area = stats[1:].T
+    ok = (area >= 3) & (h >= 2 * ppm) & (y > 0) & (y < 8 * ppm) & (x > 0)
+    if not ok.any():
+        return False
+    k = int(np.flatnonzero(ok)[np.argmin(y[ok])])
+    x, y, w, h, area = stats[1 + k].tolist()
+    if h > 18 * ppm or area > 0.75 * w * h:
+        return False  # not a glyph: picture art, a marker, a dark edge
+    return w >= 10 * ppm or (w >= 7 * ppm and (x + w >= gray.shape[1] or h >= 11 * ppm))
+
+
+def _agrees(a: IndexReading, b: IndexReading | None) -> bool:
+    return b is not None and (a.rank, a.suit) == (b.rank, b.suit)
+
+
+def zoomed_reading(r: IndexReading, zoom: float) -> IndexReading:
+    """A reading made on a patch covering ``zoom`` times as much, with its
+    glyph boxes in the usual patch's pixels (where they lie from the corner)."""
+    rank_box = tuple(int(round(k * zoom)) for k in r.rank_box)
+    suit_box = tuple(int(round(k * zoom)) for k in r.suit_box)
+    return replace(r, rank_box=rank_box, suit_box=suit_box)
 
 
 def check_frame(frame) -> None:
