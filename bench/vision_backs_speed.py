@@ -17,7 +17,9 @@ how many backs each found in all).  Sets: ``profile`` (bench.vision_profile's
 (bench/vision.py's accuracy scenes), seeds ``--seed0`` on.  ``--cprofile`` prints the
 top functions of the working tree's finder over all calls instead;
 ``--whole`` times whole frames of the working tree's pipeline with the
-finder now and then instead (frame by frame, the sightings compared)."""
+finder now and then instead (frame by frame, the sightings compared);
+``--same N`` runs bench/vision.py's first N accuracy scenes (from
+``--seed0``) with each and compares sightings and scores."""
 
 from __future__ import annotations
 
@@ -178,6 +180,35 @@ def whole_frames(scenes: list[tuple[str, np.ndarray]], then, repeats: int) -> No
               f"sightings differ in {differ} of {n} scenes; load {os.getloadavg()[0]:.1f}", flush=True)
 
 
+def same_sightings(n_scenes: int, seed0: int, then) -> None:
+    """bench/vision.py's accuracy scenes (its seeds, card counts and mats),
+    each processed by the working tree's pipeline with the finder now and
+    then in one process (one snapshot of the other code, which others may
+    be changing): how many scenes' sightings differ, and both scores."""
+    from vision.evaluate import Score, score
+
+    real = vp.find_backs
+    totals = {"now": Score(), "then": Score()}
+    differ = []
+    try:
+        for i in range(n_scenes):
+            seed = seed0 + i
+            img, truth = render_scene(1280, 720, 4 + (i % 9), seed=seed, mat=i % 3 != 2)
+            got = {}
+            for name, fn in (("now", backs.find_backs), ("then", then.find_backs)):
+                vp.find_backs = fn
+                got[name] = vp.VisionPipeline().process(img)
+                totals[name].add(score(got[name], truth))
+            if _sightings(got["now"]) != _sightings(got["then"]):
+                differ.append(seed)
+    finally:
+        vp.find_backs = real
+    print(f"{n_scenes} bench/vision.py scenes from seed {seed0}: sightings differ in {len(differ)} {differ[:20]}")
+    for name, t in totals.items():
+        print(f"  {name:4s}: found {t.found}/{t.expected}, read right {t.read}/{t.found}, backs {t.backs_found}/{t.backs_expected}, "
+              f"printed {t.printed_found}/{t.printed_expected}, false cards {t.false_cards}", flush=True)
+
+
 def _sightings(result) -> list:
     return [(s.kind, s.rank, s.suit, s.marker_id, s.back, s.anchors_px, s.outline_px, s.above) for s in result.sightings]
 
@@ -197,12 +228,17 @@ def main() -> None:
     ap.add_argument("--against", metavar="REV", help="compare with vision.backs at this git revision")
     ap.add_argument("--cprofile", action="store_true")
     ap.add_argument("--whole", action="store_true", help="time whole frames with the finder now and then (needs --against)")
+    ap.add_argument("--same", type=int, metavar="N", help="N bench/vision.py scenes: sightings and scores, finder now and then (needs --against)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     names = args.sets.split(",")
     scenes = []
-    for name in names:
+    for name in names if not args.same else []:
         scenes += scene_sets([name], args.scenes if name == "profile" else args.backs_scenes, args.seed0)
+    if args.same:
+        with tempfile.TemporaryDirectory() as tmp:
+            same_sightings(args.same, args.seed0, _then_module(args.against, tmp))
+        return
     if args.whole:
         with tempfile.TemporaryDirectory() as tmp:
             then = _then_module(args.against, tmp)
