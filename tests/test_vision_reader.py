@@ -146,3 +146,25 @@ def test_thresholds_decide_from_gathered_evidence():
     r = corner_index.decide(ev, corner_index.THRESHOLDS)
     assert r is not None and (r.rank, r.suit) == ("K", "spades")
     assert corner_index.decide(ev, corner_index.Thresholds(net_suit=1.01)) is None
+
+
+def test_a_foreign_jack_letter_is_declined_not_read_as_an_eight():
+    """German and Russian decks mark the jack B (В): small, it looks like an 8.
+    Where the templates find a B, the reader declines; a taught deck's own
+    letters are not weighed against it."""
+    import dataclasses
+
+    from vision import corner_index
+
+    refs = corner_index.builtin_references()
+    assert "B" in refs.rank_labels
+    patch = _patch("8", "clubs", cardart.deck_styles()[1])
+    gl = corner_index.extract_glyphs(patch)
+    ev = corner_index.evidence(gl, refs, full=True)
+    r = corner_index.decide(ev, corner_index.THRESHOLDS)
+    assert r is not None and (r.rank, r.suit) == ("8", "clubs")
+    assert corner_index.decide(dataclasses.replace(ev, template_rank="B"), corner_index.THRESHOLDS) is None
+    taught = corner_index.References()
+    taught.add_rank("J", gl.rank_ink)
+    taught.add_suit("clubs", gl.suit_ink)
+    assert "B" not in refs.extend(taught).rank_labels

@@ -36,6 +36,10 @@ MIN_SUIT_SCORE = 0.62
 MIN_MARGIN = 0.04
 MIN_SUIT_SEPARATION = 0.1  # Fisher distance / 10 between same-colour suits
 MIN_GLYPH_MM = 2.2  # the smallest glyph (a suit) the reader looks for
+#: letters that are a rank in other languages' decks (the German and Russian
+#: jack, B and its Cyrillic twin) and look like an English rank when small
+#: ("8"): their templates let the reader decline them instead of misreading
+FOREIGN_RANKS = ("B",)
 
 
 @dataclass(frozen=True)
@@ -125,9 +129,11 @@ class References:
         out = References()
         out.taught = bool(other.rank_feats) or other.taught
         for src in (other, self):
-            out.rank_feats += src.rank_feats
-            out.rank_labels += src.rank_labels
-            out.rank_aspects += src.rank_aspects
+            # a taught deck's own letters are its ranks: no foreign letter stands against them
+            keep = [i for i, lab in enumerate(src.rank_labels) if not (src is self and other.rank_feats and lab in FOREIGN_RANKS)]
+            out.rank_feats += [src.rank_feats[i] for i in keep]
+            out.rank_labels += [src.rank_labels[i] for i in keep]
+            out.rank_aspects += [src.rank_aspects[i] for i in keep]
             out.suit_feats += src.suit_feats
             out.suit_labels += src.suit_labels
             out.suit_aspects += src.suit_aspects
@@ -192,8 +198,9 @@ def builtin_references() -> References:
     refs = References()
     for font in system_fonts():
         # "0" and "1" alone are half a "10" whose other half was lost: they are
-        # references so that such a half is recognised, and then not read
-        for rank in RANKS + ("0", "1"):
+        # references so that such a half is recognised, and then not read;
+        # so are the foreign letters
+        for rank in RANKS + ("0", "1") + FOREIGN_RANKS:
             for squeeze in (1.0, 0.78):
                 ink = np.pad(np.asarray(text_image(rank, font, 64, squeeze)), 12)
                 for v in _variants(ink):
@@ -632,6 +639,8 @@ def decide(ev: Evidence, t: Thresholds) -> IndexReading | None:
     agree = ev.template_rank == rank
     sure = pr[r] >= t.net_rank or (pr[r] >= t.net_rank_low and ev.rank_score >= t.template_sure)
     if ev.rank_score < t.min_template_rank or not ((agree and sure) or pr[r] >= t.net_rank_alone):
+        return None
+    if ev.template_rank in FOREIGN_RANKS:
         return None
     if ev.template_suit != suit and ev.suit_split >= t.suit_veto:
         return None
