@@ -42,13 +42,18 @@ def _inside(p, poly) -> bool:
 
 
 def _index_spots(card, H: np.ndarray) -> np.ndarray:
-    """Where a reader places a reading of each corner: 5 mm in along the short
-    edge and 8 mm along the long edge (image px)."""
+    """Where a reader places a reading of each index corner: 5 mm in along the
+    short edge and 8 mm along the long edge (image px).  Only the corners that
+    carry an index (top-left and bottom-right, all four on a four-index deck):
+    a card's bare corner can lie right beside another card's index in a
+    staggered stack, and matching readings there paired cards with their
+    neighbours' readings and counted them as misreads."""
     c = np.asarray(card.corners_mm, np.float64)
     ex = (c[1] - c[0]) / np.linalg.norm(c[1] - c[0])
     ey = (c[3] - c[0]) / np.linalg.norm(c[3] - c[0])
     mm = np.array([c[0] + 5 * ex + 8 * ey, c[1] - 5 * ex + 8 * ey, c[2] - 5 * ex - 8 * ey, c[3] + 5 * ex - 8 * ey])
-    return cv2.perspectiveTransform(mm.reshape(-1, 1, 2).astype(np.float32), H).reshape(-1, 2)
+    which = [0, 1, 2, 3] if len(card.index_corners_px) == 4 else [0, 2]
+    return cv2.perspectiveTransform(mm[which].reshape(-1, 1, 2).astype(np.float32), H).reshape(-1, 2)
 
 
 def score(result: FrameResult, truth: SceneTruth) -> Score:

@@ -1,0 +1,55 @@
+"""The accuracy scorer (vision.evaluate.score) that bench/vision.py's figures come from.
+
+A reading counts for a card only where that card carries an index; a reading
+beside one of its bare corners belongs to a neighbour (a staggered stack puts
+one card's index right beside the next card's bare corner)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import geometry as g
+from vision.evaluate import _index_spots, score
+from vision.results import FrameResult, Sighting
+from vision.scene import CardTruth, SceneTruth
+
+PPM = 2.0  # image px per mm
+
+
+def _truth(four_index: bool = False) -> SceneTruth:
+    H = np.diag([PPM, PPM, 1.0])
+    mm = np.float32([[100, 100], [100 + g.CARD_W, 100], [100 + g.CARD_W, 100 + g.CARD_H], [100, 100 + g.CARD_H]])
+    px = mm * PPM
+    which = [0, 2] + ([1, 3] if four_index else [])
+    card = CardTruth("face", "Q", "hearts", None, 0, mm, px, [px[c] for c in which], [True] * len(which))
+    return SceneTruth((800, 600), True, H, [card], np.zeros((600, 800), bool), "wood")
+
+
+def _reading(at, rank="Q", suit="hearts") -> FrameResult:
+    x, y = at
+    sg = Sighting(0, "card", 0.9, ((x - 10, y - 10), (x + 100, y - 10), (x + 100, y + 150), (x - 10, y + 150)),
+                  anchors_px=((float(x), float(y)),), rank=rank, suit=suit)
+    return FrameResult([sg], (800, 600))
+
+
+def test_a_reading_at_an_index_corner_is_found_and_read():
+    truth = _truth()
+    for spot in _index_spots(truth.cards[0], truth.homography):
+        s = score(_reading(spot), truth)
+        assert (s.expected, s.found, s.read, s.misread) == (1, 1, 1, [])
+
+
+def test_a_reading_beside_a_bare_corner_is_not_this_card():
+    truth = _truth()
+    card = truth.cards[0]
+    bare = np.float32([card.corners_mm[1] + (-5, 8), card.corners_mm[3] + (5, -8)]) * PPM  # top-right, bottom-left
+    for spot in bare:
+        s = score(_reading(spot, "J", "spades"), truth)
+        assert (s.found, s.misread) == (0, []), spot
+
+
+def test_a_four_index_card_is_read_at_any_corner():
+    truth = _truth(four_index=True)
+    spots = _index_spots(truth.cards[0], truth.homography)
+    assert len(spots) == 4
+    assert all(score(_reading(spot), truth).read == 1 for spot in spots)
