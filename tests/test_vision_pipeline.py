@@ -99,6 +99,25 @@ def test_plain_photo_without_a_mat():
         assert sc.misread == [] and sc.false_cards == 0
 
 
+def test_a_close_up_of_a_pile_with_no_card_lying_whole_is_read():
+    """No mat and no card lying whole: the scale was a guess (the frame spans
+    700 mm), and a phone photo taken close had every index sampled too small."""
+    img, truth = render_scene(4000, 3000, 3, seed=403, mat=False, occluders=0)
+    pts = np.vstack([c.corners_px for c in truth.cards])
+    x0, y0 = np.maximum(pts.min(0) - 150, 0).astype(int)
+    x1, y1 = np.minimum(pts.max(0) + 150, [4000, 3000]).astype(int)
+    crop = np.ascontiguousarray(img[y0:y1, x0:x1])  # three staggered cards, each about 400 px wide
+    want = sorted((c.rank, c.suit) for c in truth.cards if c.kind == "face")
+    assert len(want) == 3
+    pipe = VisionPipeline()
+    got = _cards(pipe.process(crop))  # read nothing before the scale search
+    assert len(got) >= 2 and set(got) <= set(want), got
+    scale = pipe._scale
+    assert scale is not None  # kept for the frames that follow: the next frame reads without a search
+    again = _cards(pipe.process(np.ascontiguousarray(img[y0 + 12 : y1, x0 + 20 : x1])))  # the camera moved a little
+    assert len(again) >= 2 and set(again) <= set(want) and pipe._scale == scale
+
+
 def test_covered_card_is_unknown_not_guessed():
     layout = [{"cx": 250, "cy": 200, "angle": 0, "rank": "8", "suit": "spades"}]
     img, truth = render_scene(*HD, seed=17, layout=layout, occluders=0)

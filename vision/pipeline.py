@@ -62,6 +62,11 @@ ZOOM = 1.6
 ZOOM_CHECK = 1.6
 #: mm a notched corner's confirming patch is moved in along both edges
 NOTCH_CHECK = 0.6
+#: without a mat or a whole card, the frame is also read as spanning 1/k of
+#: the guessed 700 mm (about 350 and 175 mm: close-up photos)
+CLOSER = (2.0, 4.0)
+#: frames between two such searches while none finds a card
+SCALE_SEARCH_EVERY = 30
 
 
 @dataclass
@@ -111,6 +116,7 @@ class VisionPipeline:
         self._roi_detectors: dict[float, ShortlistDetector] = {}  # crop detectors by smallest outline rate
         self.mat = MatTracker(every=mat_every, detector=_mat_detector())
         self._scale: float | None = None  # work px per pseudo-mm without a mat
+        self._next_scale_search = 0  # frame count from which a scale may be searched again
         self._count = 0
 
     # -- geometry --------------------------------------------------------------
@@ -197,9 +203,32 @@ class VisionPipeline:
                     last = self._last[1]
                     return FrameResult(last.sightings, last.size, last.to_mat, self._count, last.clear, last.clear_scale)
         result = self._process(frame)
+        if not result.mat_seen and self._scale is None and self._count >= self._next_scale_search:
+            result = self._search_scale(frame, result)
         if thumb is not None:
             self._last = (thumb, result)
         return result
+
+    def _search_scale(self, frame: np.ndarray, result: FrameResult) -> FrameResult:
+        """Without a mat, millimetres come from a card lying whole; with none
+        (a close-up of a staggered pile, a fan) the scale is a guess that the
+        frame spans about 700 mm, and in a close-up photo every index is then
+        sampled far too small to read.  So the frame is read again as if it
+        spanned less (:data:`CLOSER`), and the reading that finds the most
+        cards wins (the guess on a tie); its scale is kept for the frames that
+        follow.  A video with no card to read searches again only every
+        :data:`SCALE_SEARCH_EVERY` frames."""
+        self._next_scale_search = self._count + SCALE_SEARCH_EVERY
+        h, w = frame.shape[:2]
+        guess = max(h, w) * min(1.0, 1280.0 / max(h, w)) / 700.0
+        best, best_n, best_scale = result, _cards_read(result), None
+        for k in CLOSER:
+            self._scale = guess * k
+            r = self._process(frame)
+            if _cards_read(r) > best_n:
+                best, best_n, best_scale = r, _cards_read(r), guess * k
+        self._scale = best_scale
+        return best
 
     def _process(self, frame: np.ndarray) -> FrameResult:
         h, w = frame.shape[:2]
@@ -617,6 +646,10 @@ class VisionPipeline:
 #: the shortest frame side vision takes: its quarter-size copy must still hold
 #: the table-colour tiles (and no card is read in less)
 MIN_FRAME_SIDE = 32
+
+
+def _cards_read(result: FrameResult) -> int:
+    return sum(1 for s in result.sightings if s.kind in ("card", "marker"))
 
 
 def oversized_index(patch: np.ndarray) -> bool:
