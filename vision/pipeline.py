@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -38,7 +39,7 @@ from .corner_index import PATCH_H, PATCH_PPM, PATCH_W, IndexReading, References,
 from .index_check import shows_index_of
 from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
-from .mat import MatTracker
+from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
 
 CARD_AREA = g.CARD_W * g.CARD_H
@@ -62,8 +63,11 @@ ZOOM = 1.6
 ZOOM_CHECK = 1.6
 #: mm a notched corner's confirming patch is moved in along both edges
 NOTCH_CHECK = 0.6
-#: without a mat or a whole card, the frame is also read as spanning 1/k of
-#: the guessed 700 mm (about 350 and 175 mm: close-up photos)
+#: without a mat, the longer side of the work copy (px)
+NO_MAT_WORK_SIDE = 1280.0
+#: without a mat or a card lying whole, the guess of what the frame's longer side spans (mm)
+GUESSED_SPAN_MM = 700.0
+#: and the frame is also read as spanning 1/k of that (about 350 and 175 mm: close-up photos)
 CLOSER = (2.0, 4.0)
 #: frames between two such searches while none finds a card
 SCALE_SEARCH_EVERY = 30
@@ -125,7 +129,7 @@ class VisionPipeline:
         if calibration is not None:
             S = np.diag([1 / work_f, 1 / work_f, 1.0])
             return Plane(calibration.to_mat @ S, calibration.to_image, True)
-        s = self._scale or max(frame_shape[:2]) * work_f / 700.0
+        s = self._scale or guessed_scale(frame_shape, work_f)
         return Plane(np.diag([1 / s, 1 / s, 1.0]), np.diag([s / work_f, s / work_f, 1.0]), False)
 
     @staticmethod
@@ -142,15 +146,28 @@ class VisionPipeline:
 
     # -- the frame -------------------------------------------------------------
 
-    def _prepare(self, frame: np.ndarray):
-        """Calibration, work copy, table colour, paper mask, plane and paper blobs."""
+    def _prepare(self, frame: np.ndarray, base: _FrameBase | None = None):
+        """Calibration, work copy, table colour, paper mask, plane and paper
+        blobs.  ``base``: the frame's own part of that (everything but the
+        plane and the blobs in it), when it was worked out already."""
+        base = base or self._frame_base(frame)
+        gray, cal, f, small, work_gray, bg, mask, split = base
+        plane = self._plane(frame.shape, cal, f)
+        blobs = find_blobs(split, plane, min_area_mm2=0.1 * CARD_AREA)
+        if cal is not None:
+            blobs = [b for b in blobs if _on_mat(b)]
+        return gray, cal, f, small, work_gray, bg, mask, plane, blobs
+
+    def _frame_base(self, frame: np.ndarray) -> _FrameBase:
+        """What :meth:`_prepare` works out that does not depend on the scale
+        (and, without a mat, the scale's estimate from cards lying whole)."""
         h, w = frame.shape[:2]
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cal = self.mat.update(gray) if self.use_mat else None
         if cal is not None:
             f = min(1.0, WORK_PX_PER_MM / max(cal.px_per_mm(), 1e-6))
         else:
-            f = min(1.0, 1280.0 / max(h, w))
+            f = min(1.0, NO_MAT_WORK_SIDE / max(h, w))
         # bilinear down to half size: OpenCV's area resize at a fractional scale costs 20-28 ms on
         # 1080p against ~4 (same accuracy on 180 1080p scenes); below half, bilinear would skip pixels
         work = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_LINEAR if f > 0.5 else cv2.INTER_AREA) if f < 1 else frame
@@ -166,13 +183,9 @@ class VisionPipeline:
             est = self._estimate_scale(px_blobs)
             if est is not None:
                 self._scale = est if self._scale is None else 0.7 * self._scale + 0.3 * est
-        plane = self._plane(frame.shape, cal, f)
         work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if work is not frame else gray
         split = split_on_edges_in(mask, work_gray, boxes)
-        blobs = find_blobs(split, plane, min_area_mm2=0.1 * CARD_AREA)
-        if cal is not None:
-            blobs = [b for b in blobs if _on_mat(b)]
-        return gray, cal, f, small, work_gray, bg, mask, plane, blobs
+        return _FrameBase(gray, cal, f, small, work_gray, bg, mask, split)
 
     def corner_patches(self, frame: np.ndarray):
         """Every upright corner patch (both edge assignments) of every paper
@@ -202,14 +215,15 @@ class VisionPipeline:
                 if int(cv2.absdiff(thumb, self._last[0]).max()) <= STATIC_LEVELS:
                     last = self._last[1]
                     return FrameResult(last.sightings, last.size, last.to_mat, self._count, last.clear, last.clear_scale)
-        result = self._process(frame)
+        base = self._frame_base(frame)
+        result = self._process(frame, base)
         if not result.mat_seen and self._scale is None and self._count >= self._next_scale_search:
-            result = self._search_scale(frame, result)
+            result = self._search_scale(frame, base, result)
         if thumb is not None:
             self._last = (thumb, result)
         return result
 
-    def _search_scale(self, frame: np.ndarray, result: FrameResult) -> FrameResult:
+    def _search_scale(self, frame: np.ndarray, base: _FrameBase, result: FrameResult) -> FrameResult:
         """Without a mat, millimetres come from a card lying whole; with none
         (a close-up of a staggered pile, a fan) the scale is a guess that the
         frame spans about 700 mm, and in a close-up photo every index is then
@@ -217,22 +231,23 @@ class VisionPipeline:
         spanned less (:data:`CLOSER`), and the reading that finds the most
         cards wins (the guess on a tie); its scale is kept for the frames that
         follow.  A video with no card to read searches again only every
-        :data:`SCALE_SEARCH_EVERY` frames."""
+        :data:`SCALE_SEARCH_EVERY` frames.  Only the plane and what is found in
+        it are worked out again (``base`` is the frame's own part)."""
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
-        h, w = frame.shape[:2]
-        guess = max(h, w) * min(1.0, 1280.0 / max(h, w)) / 700.0
+        guess = guessed_scale(frame.shape, base.f)
         best, best_n, best_scale = result, _cards_read(result), None
         for k in CLOSER:
             self._scale = guess * k
-            r = self._process(frame)
-            if _cards_read(r) > best_n:
-                best, best_n, best_scale = r, _cards_read(r), guess * k
+            r = self._process(frame, base)
+            n = _cards_read(r)
+            if n > best_n:
+                best, best_n, best_scale = r, n, guess * k
         self._scale = best_scale
         return best
 
-    def _process(self, frame: np.ndarray) -> FrameResult:
+    def _process(self, frame: np.ndarray, base: _FrameBase) -> FrameResult:
         h, w = frame.shape[:2]
-        gray, cal, f, small, work_gray, bg, mask, plane, blobs = self._prepare(frame)
+        gray, cal, f, small, work_gray, bg, mask, plane, blobs = self._prepare(frame, base)
         found: list[_Found] = []
         unread_blobs: list[int] = []
         all_reads: list = []
@@ -646,6 +661,24 @@ class VisionPipeline:
 #: the shortest frame side vision takes: its quarter-size copy must still hold
 #: the table-colour tiles (and no card is read in less)
 MIN_FRAME_SIDE = 32
+
+
+class _FrameBase(NamedTuple):
+    """The part of a frame's preparation that no scale changes."""
+
+    gray: np.ndarray
+    cal: Calibration | None
+    f: float
+    small: np.ndarray
+    work_gray: np.ndarray
+    bg: np.ndarray
+    mask: np.ndarray
+    split: np.ndarray
+
+
+def guessed_scale(frame_shape, work_f: float) -> float:
+    """Work px per pseudo-mm when nothing says: the frame's longer side spans :data:`GUESSED_SPAN_MM`."""
+    return max(frame_shape[:2]) * work_f / GUESSED_SPAN_MM
 
 
 def _cards_read(result: FrameResult) -> int:
