@@ -85,8 +85,7 @@ def wait_boards_online(srv: ThreadServer, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while True:
         statuses = manager.status()
-        expected = len(manager.simulator.boards) if getattr(manager, "simulator", None) is not None else 3
-        if len(statuses) >= expected and all(s.online for s in statuses):
+        if len(statuses) >= len(manager.simulator.boards) and all(s.online for s in statuses):
             return
         if time.monotonic() > deadline:
             raise AssertionError(f"simulated boards not online within {timeout} s: {statuses}")
