@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from . import geometry as g
+from . import glyph_model, patch_model
 from .backs import face_margins, find_backs
 from .cards import (
     Corner,
@@ -35,7 +36,19 @@ from .cards import (
     split_on_edges_in,
     table_share_fn,
 )
-from .corner_index import PATCH_H, PATCH_PPM, PATCH_W, IndexReading, References, builtin_references, read_patch
+from .corner_index import (
+    PATCH_H,
+    PATCH_PPM,
+    PATCH_W,
+    Evidence,
+    IndexReading,
+    References,
+    builtin_references,
+    evidence,
+    extract_glyphs,
+    read_patch,
+)
+from .fusion import FUSION, FusionThresholds, Look, card_groups, fuse
 from .index_check import shows_index_of
 from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
@@ -97,7 +110,9 @@ class VisionPipeline:
     as the last one processed in full (no 16x16 block changed by more than a
     few grey levels: camera noise, not a hand or a moved card), reuse that
     result instead of processing it again; a still table then costs about a
-    millisecond a frame."""
+    millisecond a frame.  ``fusion``: what a card read from several declined
+    index corners together must reach (:mod:`vision.fusion`), None to read
+    every corner alone."""
 
     def __init__(
         self,
@@ -107,8 +122,10 @@ class VisionPipeline:
         full_marker_scan: bool = False,
         mat_every: int = 15,
         reuse_static: bool = True,
+        fusion: FusionThresholds | None = FUSION,
     ) -> None:
         self.use_mat = use_mat
+        self.fusion = fusion
         self.reuse_static = reuse_static
         self._last: tuple[np.ndarray, FrameResult] | None = None  # thumbnail and result of the last frame processed in full
         self.refs = builtin_references() if references is None else builtin_references().extend(references)
@@ -252,12 +269,13 @@ class VisionPipeline:
         unread_blobs: list[int] = []
         all_reads: list = []
         all_corners: list[Corner] = []
+        declined: list[tuple[Corner, np.ndarray, np.ndarray, np.ndarray]] = []  # corners no edge assignment read
         table_share = table_share_fn(frame, plane, bg)
         for bi, blob in enumerate(blobs):
             corners = find_corners(bi, blob, plane.metric)
             notched = find_notched_corners(bi, blob, plane.metric, corners, table_share)
             all_corners += corners
-            readings = [self._read_corner(frame, plane, c) for c in corners]
+            readings = [self._read_corner(frame, plane, c, declined=declined) for c in corners]
             readings += [self._read_corner(frame, plane, c, notched=True) for c in notched]
             readings = [r for r in readings if r is not None]
             # a notched corner declined does not keep the edge-free finder from its index (its
@@ -270,6 +288,12 @@ class VisionPipeline:
                 all_reads.append((corner.point, u, v, reading))
             if not readings:
                 unread_blobs.append(bi)
+        # a card whose index corners were each declined: their evidence pooled (vision.fusion)
+        for bi, x, read in self._fused(frame, plane, declined, blobs):
+            found.append(x)
+            all_reads.append(read)
+            if bi in unread_blobs:
+                unread_blobs.remove(bi)
         holes = self._holes(mask)
         found += self._sibling_indices(frame, holes, plane, all_reads)
         # indices with no card edge of their own: rank/suit ink pairs (vision.index_pairs)
@@ -334,32 +358,87 @@ class VisionPipeline:
             scale_clear,
         )
 
+    def _fused(self, frame, plane: Plane, declined, blobs) -> list[tuple[int, _Found, tuple]]:
+        """Cards read from several declined index corners together
+        (:mod:`vision.fusion`): [(blob index, the card, (corner, u, v, reading))]."""
+        if self.fusion is None:
+            return []
+        out = []
+        for bi, looks, evs in self._fusion_groups(frame, plane, declined, blobs):
+            r = fuse(evs, self.fusion)
+            if r is None:
+                continue
+            first = looks[0]
+            outline = rect_outline(blobs[bi].rect) if b_is_one_card(blobs[bi]) else first.outline()
+            anchors = [x.point + 5 * x.u + 8 * x.v for x in looks]
+            gl = evs[0].glyphs
+            reading = IndexReading(r.rank, r.suit, r.confidence, gl.rank_box, gl.suit_box)
+            out.append((bi, _Found("card", outline, anchors, r.confidence, r.rank, r.suit), (first.point, first.u, first.v, reading)))
+        return out
+
+    def _fusion_groups(self, frame, plane: Plane, declined, blobs) -> list[tuple[int, list[Look], list[Evidence]]]:
+        """The declined corners of one paper region whose card outlines
+        coincide (:func:`vision.fusion.card_groups`), with the evidence of
+        each one whose glyphs were cut: [(blob index, looks, evidence)], two
+        looks or more.  Only corners that such a group holds have their
+        evidence gathered (again: read_patch keeps none), so a frame with no
+        such group pays for the grouping alone."""
+        if len(declined) < 2 or not glyph_model.available():
+            return []
+        by_blob: dict[int, list[int]] = {}
+        for k, (c, *_) in enumerate(declined):
+            by_blob.setdefault(c.blob, []).append(k)
+        out = []
+        for bi, ks in by_blob.items():
+            corner_ids = list(dict.fromkeys(id(declined[k][0]) for k in ks))
+            if len(corner_ids) < 2:
+                continue
+            looks = [Look(corner_ids.index(id(declined[k][0])), declined[k][0].point, declined[k][1], declined[k][2]) for k in ks]
+            seen: dict[int, Evidence | None] = {}
+            for group in card_groups(looks, self.fusion.same_card_mm):
+                evs, used = [], []
+                for j in group:
+                    if j not in seen:
+                        patch = declined[ks[j]][3]
+                        gl = extract_glyphs(patch)
+                        # the whole-patch network too: a second reader that fails differently
+                        whole = _whole_probs(patch) if gl is not None and patch_model.available() else None
+                        seen[j] = None if gl is None else evidence(gl, self.refs, full=True, whole=whole)
+                    if seen[j] is not None:
+                        evs.append(seen[j])
+                        used.append(looks[j])
+                if len(evs) >= 2:
+                    out.append((bi, used, evs))
+        return out
+
     def _read_corner(
-        self, frame, plane: Plane, c: Corner, notched: bool = False
+        self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None
     ) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
         """The best reading at corner ``c`` of the two edge assignments (one, when
         an edge is longer than a card is wide), or None.  A ``notched`` corner
         (extrapolated across ink, :func:`vision.cards.find_notched_corners`) and
         an index too large for the patch (read from a wider patch) are read a
         second time, placed a little differently, and count only when both
-        readings agree: those patches are less sure than a paper corner's."""
+        readings agree: those patches are less sure than a paper corner's.
+        A corner that reads neither way adds (corner, u, v, patch) for each
+        way to ``declined``, when given (for :meth:`_fused`)."""
         options = [(c.d1, c.d2), (c.d2, c.d1)]
         if c.len1 > 72 and c.len2 <= 72:
             options = [(c.d2, c.d1)]
         elif c.len2 > 72 and c.len1 <= 72:
             options = [(c.d1, c.d2)]
         best = None
-        declined = []
+        declined_here = []
         for u, v in options:
             patch = sample_patch(frame, plane, c.point, u, v)
             r = read_patch(patch, self.refs)
             if r is None:
-                declined.append((u, v, patch))
+                declined_here.append((u, v, patch))
             elif best is None or r.confidence > best[1].confidence:
                 best = (c, r, u, v)
                 if r.confidence >= SURE_READ:
                     break  # the other edge assignment turns the index sideways: it is not read as well
-        big = [(u, v) for u, v, patch in declined if oversized_index(patch)] if best is None else []
+        big = [(u, v) for u, v, patch in declined_here if oversized_index(patch)] if best is None else []
         if best is not None and notched:
             _, r, u, v = best
             if not _agrees(r, read_patch(sample_patch(frame, plane, c.point + NOTCH_CHECK * (u + v), u, v), self.refs)):
@@ -372,6 +451,8 @@ class VisionPipeline:
             again = read_patch(sample_patch(frame, plane, c.point + NOTCH_CHECK * (u + v), ZOOM_CHECK * u, ZOOM_CHECK * v), self.refs)
             if _agrees(r, again):
                 best = (c, zoomed_reading(r, ZOOM), u, v)
+        if best is None and declined is not None:
+            declined += [(c, u, v, patch) for u, v, patch in declined_here]
         return best
 
     @staticmethod
@@ -679,6 +760,12 @@ class _FrameBase(NamedTuple):
 def guessed_scale(frame_shape, work_f: float) -> float:
     """Work px per pseudo-mm when nothing says: the frame's longer side spans :data:`GUESSED_SPAN_MM`."""
     return max(frame_shape[:2]) * work_f / GUESSED_SPAN_MM
+
+
+def _whole_probs(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The whole-patch network's (rank, suit) probabilities for one patch."""
+    pr, ps = patch_model.patch_probs(patch[None])
+    return pr[0], ps[0]
 
 
 def _cards_read(result: FrameResult) -> int:
