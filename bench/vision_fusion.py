@@ -38,8 +38,8 @@ class _Recorder(VisionPipeline):
         super().__init__()
         self.groups: list = []
 
-    def _fused(self, frame, plane, declined, blobs):
-        for _bi, looks, evs in self._fusion_groups(frame, plane, declined, blobs):
+    def _fused(self, frame, plane, declined, blobs, reads):
+        for _bi, looks, evs in self._fusion_groups(frame, plane, declined, blobs, reads):
             anchors = plane.to_frame(np.array([x.point + 5 * x.u + 8 * x.v for x in looks]))
             self.groups.append((anchors, evs))
         return []

@@ -41,6 +41,7 @@ from .corner_index import (
     PATCH_PPM,
     PATCH_W,
     Evidence,
+    Glyphs,
     IndexReading,
     References,
     builtin_references,
@@ -76,6 +77,9 @@ ZOOM = 1.6
 ZOOM_CHECK = 1.6
 #: mm a notched corner's confirming patch is moved in along both edges
 NOTCH_CHECK = 0.6
+#: a declined corner whose card's centre lies this near a card read at a corner
+#: is that card's (a bare corner) and is not pooled (vision.fusion)
+READ_CARD_MM = 10.0
 #: without a mat, the longer side of the work copy (px)
 NO_MAT_WORK_SIDE = 1280.0
 #: without a mat or a card lying whole, the guess of what the frame's longer side spans (mm)
@@ -289,7 +293,7 @@ class VisionPipeline:
             if not readings:
                 unread_blobs.append(bi)
         # a card whose index corners were each declined: their evidence pooled (vision.fusion)
-        for bi, x, read in self._fused(frame, plane, declined, blobs):
+        for bi, x, read in self._fused(frame, plane, declined, blobs, all_reads):
             found.append(x)
             all_reads.append(read)
             if bi in unread_blobs:
@@ -358,13 +362,14 @@ class VisionPipeline:
             scale_clear,
         )
 
-    def _fused(self, frame, plane: Plane, declined, blobs) -> list[tuple[int, _Found, tuple]]:
+    def _fused(self, frame, plane: Plane, declined, blobs, reads) -> list[tuple[int, _Found, tuple]]:
         """Cards read from several declined index corners together
-        (:mod:`vision.fusion`): [(blob index, the card, (corner, u, v, reading))]."""
+        (:mod:`vision.fusion`): [(blob index, the card, (corner, u, v, reading))].
+        ``reads``: the corners read, as [(corner, u, v, reading)]."""
         if self.fusion is None:
             return []
         out = []
-        for bi, looks, evs in self._fusion_groups(frame, plane, declined, blobs):
+        for bi, looks, evs in self._fusion_groups(frame, plane, declined, blobs, reads):
             r = fuse(evs, self.fusion)
             if r is None:
                 continue
@@ -376,39 +381,50 @@ class VisionPipeline:
             out.append((bi, _Found("card", outline, anchors, r.confidence, r.rank, r.suit), (first.point, first.u, first.v, reading)))
         return out
 
-    def _fusion_groups(self, frame, plane: Plane, declined, blobs) -> list[tuple[int, list[Look], list[Evidence]]]:
+    def _fusion_groups(self, frame, plane: Plane, declined, blobs, reads=()) -> list[tuple[int, list[Look], list[Evidence]]]:
         """The declined corners of one paper region whose card outlines
         coincide (:func:`vision.fusion.card_groups`), with the evidence of
         each one whose glyphs were cut: [(blob index, looks, evidence)], two
         looks or more.  Only corners that such a group holds have their
         evidence gathered (again: read_patch keeps none), so a frame with no
-        such group pays for the grouping alone."""
+        such group pays for the grouping alone.  Corners of a card read
+        already (its centre where a read corner puts one: the bare corners
+        of a two-index card) are left out."""
         if len(declined) < 2 or not glyph_model.available():
             return []
+        read_centres = np.array([p + (g.CARD_W * u + g.CARD_H * v) / 2 for p, u, v, _ in reads]).reshape(-1, 2)
+        centres = np.array([c.point + (g.CARD_W * u + g.CARD_H * v) / 2 for c, u, v, _ in declined])
+        keep = np.ones(len(declined), bool)
+        if len(read_centres):
+            keep = np.linalg.norm(centres[:, None, :] - read_centres[None, :, :], axis=2).min(axis=1) >= READ_CARD_MM
         by_blob: dict[int, list[int]] = {}
-        for k, (c, *_) in enumerate(declined):
-            by_blob.setdefault(c.blob, []).append(k)
+        for k in np.flatnonzero(keep).tolist():
+            by_blob.setdefault(declined[k][0].blob, []).append(k)
         out = []
         for bi, ks in by_blob.items():
             corner_ids = list(dict.fromkeys(id(declined[k][0]) for k in ks))
             if len(corner_ids) < 2:
                 continue
             looks = [Look(corner_ids.index(id(declined[k][0])), declined[k][0].point, declined[k][1], declined[k][2]) for k in ks]
-            seen: dict[int, Evidence | None] = {}
+            glyphs: dict[int, Glyphs | None] = {}
+            seen: dict[int, Evidence] = {}
             for group in card_groups(looks, self.fusion.same_card_mm):
-                evs, used = [], []
-                for j in group:
+                cut = []
+                for n, j in enumerate(group):
+                    if len(cut) + len(group) - n < 2:
+                        break  # too few looks left to make two with glyphs (cutting them is the cost)
+                    if j not in glyphs:
+                        glyphs[j] = extract_glyphs(declined[ks[j]][3])
+                    if glyphs[j] is not None:
+                        cut.append(j)
+                if len(cut) < 2:
+                    continue
+                for j in cut:
                     if j not in seen:
-                        patch = declined[ks[j]][3]
-                        gl = extract_glyphs(patch)
                         # the whole-patch network too: a second reader that fails differently
-                        whole = _whole_probs(patch) if gl is not None and patch_model.available() else None
-                        seen[j] = None if gl is None else evidence(gl, self.refs, full=True, whole=whole)
-                    if seen[j] is not None:
-                        evs.append(seen[j])
-                        used.append(looks[j])
-                if len(evs) >= 2:
-                    out.append((bi, used, evs))
+                        whole = _whole_probs(declined[ks[j]][3]) if patch_model.available() else None
+                        seen[j] = evidence(glyphs[j], self.refs, full=True, whole=whole)
+                out.append((bi, [looks[j] for j in cut], [seen[j] for j in cut]))
         return out
 
     def _read_corner(
