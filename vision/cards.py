@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -60,6 +60,16 @@ class Blob:
     area: float  # plane mm^2
     rect: tuple  # cv2.minAreaRect in plane mm
     rectangularity: float
+    # the simplified outline (see simplified()), worked out once for find_corners and find_notched_corners
+    _simple: tuple[np.ndarray, list[int]] | None = field(default=None, repr=False, compare=False)
+
+    def simplified(self) -> tuple[np.ndarray, list[int]]:
+        """The outline simplified to within 1.2 mm (its vertices, and their
+        indices in ``contour_plane``)."""
+        if self._simple is None:
+            approx = cv2.approxPolyDP(self.contour_plane.reshape(-1, 1, 2), 1.2, True).reshape(-1, 2)
+            self._simple = (approx, _vertex_indices(self.contour_plane, approx) if len(approx) >= 3 else [])
+        return self._simple
 
 
 def background_colour(work: np.ndarray, tiles: tuple[int, int] = (4, 3)) -> np.ndarray:
@@ -371,11 +381,10 @@ def find_corners(blob_id: int, blob: Blob, metric: bool, min_edge: float = 9.0, 
     that meet (across a rounded corner of up to ``max_gap`` mm) at about a right
     angle (wider tolerance without a mat, where perspective bends angles)."""
     cp = blob.contour_plane
-    approx = cv2.approxPolyDP(cp.reshape(-1, 1, 2), 1.2, True).reshape(-1, 2)
+    approx, idx = blob.simplified()
     n = len(approx)
     if n < 3:
         return []
-    idx = _vertex_indices(cp, approx)
     orient = np.sign(cv2.contourArea(cp.reshape(-1, 1, 2), oriented=True))
     lo, hi = (72, 108) if metric else (55, 125)
     chords = np.concatenate((approx[1:], approx[:1])) - approx  # float32, as the edge tests below take them
@@ -437,6 +446,8 @@ NOTCH_REACH = 26.0
 NOTCH_TABLE = 0.25
 #: mm a notched corner is set out along both edges (see find_notched_corners)
 NOTCH_OUTSET = 1.0
+#: mm from a card's corner within which its rounding (and blur) leaves the edge's line
+ROUNDING = 4.5
 
 
 def find_notched_corners(
@@ -448,20 +459,46 @@ def find_notched_corners(
     min_edge: float = 12.0,
 ) -> list[Corner]:
     """Outer corners that :func:`find_corners` cannot see because ink reaches
-    the card's edge there: an index printed up to the edge, or a frame line
-    drawn round the face that the index touches, leaves the paper region
-    notched, with no paper at the corner itself.  Two straight edges of the
-    region's convex hull that the outline follows (not a hull chord that
-    bridges a gap), about at a right angle, whose lines meet within
-    :data:`NOTCH_REACH` mm of both, make a corner when the triangle they cut
-    off is not table (``table_share(points in plane mm)`` says what share of
-    the points look like the table: a notch filled with ink is a card, a step
-    between two cards is table).  Corners within 3 mm of ``known`` ones are
-    not repeated."""
+    (or nearly reaches) the card's edge there: an index printed up to the
+    edge, or a frame line drawn round the face that the index touches, leaves
+    the paper region notched, with no paper at the corner itself or only a
+    broken sliver of it along the edge, so the outline there is no pair of
+    straight runs.  Consecutive straight edges of the region's convex hull
+    that the outline follows (not hull chords that bridge a gap), about at a
+    right angle, whose lines meet within :data:`NOTCH_REACH` mm of both, make
+    a corner when what they cut off beyond the hull is not table
+    (``table_share(points in plane mm)`` says what share of the points look
+    like the table: a notch filled with ink is a card, a step between two
+    cards is table).  Between the two edges there may be any hull chords
+    across the notch (together at most 1.5 x :data:`NOTCH_REACH`), or none,
+    when a sliver of paper along the edge carries the hull to the corner.
+    Each edge's line is fitted to the outline points on it only (not the
+    notch's), so ink beside the edge does not tilt it.  Then the same between
+    straight runs of the outline itself (:func:`_run_corners`).  Corners
+    within 3 mm of ``known`` ones are not repeated; a region that is one
+    rectangle with all four corners known has none."""
     cp = blob.contour_plane
-    n = len(cp)
-    if n < 8:
+    if len(cp) < 8 or _whole_card(blob, known):
         return []
+    orient = float(np.sign(cv2.contourArea(cp.reshape(-1, 1, 2), oriented=True)))
+    angles = (72.0, 108.0) if metric else (55.0, 125.0)
+    hull = _hull_corners(blob_id, blob, orient, angles, known, table_share, min_edge)
+    if not known and not hull:
+        return []  # no card corner at all (a hand, a lamp's glare): its outline's runs are no card's edges
+    return hull + _run_corners(blob_id, blob, orient, angles, [*known, *hull], table_share)
+
+
+def _hull_corners(
+    blob_id: int,
+    blob: Blob,
+    orient: float,
+    angles: tuple[float, float],
+    known: list[Corner],
+    table_share: Callable[[np.ndarray], float],
+    min_edge: float,
+) -> list[Corner]:
+    """:func:`find_notched_corners` between straight edges of the region's convex hull."""
+    cp = blob.contour_plane
     hull = cv2.convexHull(cp.reshape(-1, 1, 2), returnPoints=False).ravel()
     if len(hull) < 3:
         return []
@@ -477,42 +514,45 @@ def find_notched_corners(
     ends = cp[keep[1:] + keep[:1]] - cp[keep]
     chords = np.sqrt(ends[:, 0] * ends[:, 0] + ends[:, 1] * ends[:, 1]).tolist()
     ends_l = ends.tolist()
-    straight: dict[int, bool] = {}
 
-    def follows(k: int) -> bool:
-        """Whether hull edge ``k`` is a straight edge of the outline (checked only where needed)."""
-        if k not in straight:
+    def straight(k: int) -> bool:
+        """Whether hull edge ``k`` is long and the outline follows it."""
+        i0, i1 = keep[k], keep[(k + 1) % m]
+        return chords[k] >= min_edge and _follows(_contour_run(cp, i0, i1), cp[i0], cp[i1], chords[k])
+
+    # each straight edge with the next one, across any chords between them
+    lines = [k for k in range(m) if straight(k)]
+    pairs = [(ka, lines[(s + 1) % len(lines)]) for s, ka in enumerate(lines)] if len(lines) >= 2 else []
+    lo, hi = angles
+    fits: dict[int, tuple[tuple[float, float], tuple[float, float]] | None] = {}
+
+    def fit(k: int):
+        """Edge ``k``'s line (point, direction along the hull) from its own outline points, or None."""
+        if k not in fits:
             i0, i1 = keep[k], keep[(k + 1) % m]
-            straight[k] = chords[k] >= min_edge and _follows(_contour_run(cp, i0, i1), cp[i0], cp[i1], chords[k])
-        return straight[k]
+            f = _fit_straight(_contour_run(cp, i0, i1), cp[i0], cp[i1], chords[k])
+            fits[k] = None if f is None else (f[0], _toward(f[1], cp[i1] - cp[i0]))
+        return fits[k]
 
-    orient = np.sign(cv2.contourArea(cp.reshape(-1, 1, 2), oriented=True))
-    lo, hi = (72, 108) if metric else (55, 125)
-    known_pts = [c.point.tolist() for c in known]
     out: list[Corner] = []
-    for k in range(m):
-        # a straight edge, one hull chord (the notch) and the next straight edge
-        k1, k2 = (k + 1) % m, (k + 2) % m
-        if chords[k] < min_edge or chords[k2] < min_edge or chords[k1] > NOTCH_REACH * 1.5:
+    for ka, kb in pairs:
+        between = [(ka + 1 + j) % m for j in range((kb - ka - 1) % m)]
+        if sum(chords[j] for j in between) > NOTCH_REACH * 1.5:
             continue
-        (ax, ay), (bx, by) = ends_l[k], ends_l[k2]
+        (ax, ay), (bx, by) = ends_l[ka], ends_l[kb]
         cross = ax * by - ay * bx
         if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
             continue
-        cos = -(ax * bx + ay * by) / (chords[k] * chords[k2])
+        cos = -(ax * bx + ay * by) / (chords[ka] * chords[kb])
         if not lo - 15 <= math.degrees(math.acos(min(max(cos, -1.0), 1.0))) <= hi + 15:
             continue
-        guess = _intersect(cp[keep[k]].tolist(), (ax, ay), cp[keep[k2]].tolist(), (bx, by))
-        if guess is None or any(math.hypot(c[0] - guess[0], c[1] - guess[1]) < 3.0 for c in known_pts):
-            continue  # a corner found already (across a rounded corner's chord)
-        if follows(k1) or not follows(k) or not follows(k2):
-            continue  # two adjacent straight edges are find_corners' corner
-        a = (keep[k], keep[k1], chords[k])
-        b = (keep[k2], keep[(k2 + 1) % m], chords[k2])
-        fa, fb = _fit_edge(_contour_run(cp, a[0], a[1])), _fit_edge(_contour_run(cp, b[0], b[1]))
+        guess = _intersect(cp[keep[ka]].tolist(), (ax, ay), cp[keep[kb]].tolist(), (bx, by))
+        if guess is None or _known_at(known, guess, 2.0):
+            continue  # a corner found already (the chords' lines meet there): not fitted again
+        fa, fb = fit(ka), fit(kb)
         if fa is None or fb is None:
             continue
-        ta, tb = _toward(fa[1], cp[a[1]] - cp[a[0]]), _toward(fb[1], cp[b[1]] - cp[b[0]])
+        ta, tb = fa[1], fb[1]
         cross = ta[0] * tb[1] - ta[1] * tb[0]
         if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
             continue
@@ -523,23 +563,187 @@ def find_notched_corners(
         if p is None:
             continue
         point = np.array(p)
-        end_a, start_b = cp[a[1]].astype(np.float64), cp[b[0]].astype(np.float64)
+        if _known_at(known, point, 3.0) or _known_at(out, point, 3.0):
+            continue  # a corner found already
+        end_a, start_b = cp[keep[(ka + 1) % m]].astype(np.float64), cp[keep[kb]].astype(np.float64)
         da, db = float(np.dot(point - end_a, ta)), float(np.dot(start_b - point, tb))
-        if not (-1.0 < da < NOTCH_REACH and -1.0 < db < NOTCH_REACH) or max(da, db) < 2.0:
+        if not (-1.0 < da < NOTCH_REACH and -1.0 < db < NOTCH_REACH):
             continue
-        if any(np.linalg.norm(c.point - point) < 3.0 for c in (*known, *out)):
-            continue
-        # the triangle cut off (corner, end of one edge, start of the other), sampled inside
-        tri = point + _TRIANGLE[:, :1] * (end_a - point) + _TRIANGLE[:, 1:] * (start_b - point)
-        if table_share(tri) > NOTCH_TABLE:
+        # what is cut off beyond the hull (the corner and the hull's vertices from one edge to the
+        # other, a fan of triangles; nothing when the hull reaches the corner), and the notch
+        # inside it (between each edge's line and the outline where it leaves the line near the
+        # corner), each sampled inside
+        chain = [end_a, *(cp[keep[(j + 1) % m]].astype(np.float64) for j in between)]
+        if len(chain) > 1 and max(da, db) >= 2.0:
+            tri = np.concatenate([point + _TRIANGLE[:, :1] * (q - point) + _TRIANGLE[:, 1:] * (r - point) for q, r in zip(chain, chain[1:], strict=False)])
+            if table_share(tri) > NOTCH_TABLE:
+                continue
+        notch = np.concatenate([_notch_samples(_contour_run(cp, keep[k], keep[(k + 1) % m]), f, point) for k, f in ((ka, fa), (kb, fb))])
+        if len(notch) and table_share(notch) > NOTCH_TABLE:
             continue
         d1, d2 = -np.asarray(ta), np.asarray(tb)
         # set out by NOTCH_OUTSET: the paper edge runs inside the card's edge
         # where a frame line is printed round the face (and blur eats into
         # it), and an index that reaches the edge must not touch the patch's border
         point = point - NOTCH_OUTSET * (d1 + d2)
-        out.append(Corner(blob_id, point, d1, d2, a[2] + max(da, 0.0), b[2] + max(db, 0.0)))
+        out.append(Corner(blob_id, point, d1, d2, chords[ka] + max(da, 0.0), chords[kb] + max(db, 0.0)))
     return out
+
+
+#: longest outline path (mm) round a notch between two straight runs: in and
+#: out along an index of at most about 11 x 24 mm
+NOTCH_PATH = 60.0
+#: shortest straight run of the outline (mm) that may make a notched corner
+#: (a card's edge showing between its index and the next card of a stagger)
+RUN_MIN = 7.0
+
+
+def _run_corners(
+    blob_id: int,
+    blob: Blob,
+    orient: float,
+    angles: tuple[float, float],
+    known: list[Corner],
+    table_share: Callable[[np.ndarray], float],
+) -> list[Corner]:
+    """Notched corners between straight runs of the outline itself rather
+    than of its hull: where a card lies under the next one of a stagger, only
+    a short stub of its edge shows beyond its index, and the hull bridges the
+    whole staircase.  Two straight runs (at least :data:`RUN_MIN` mm) with at
+    most :data:`NOTCH_PATH` mm of outline between them, turning outward at
+    about a right angle, make a corner where their lines meet when that point
+    lies within :data:`NOTCH_REACH` mm beyond both runs, the outline between
+    them stays on the card's side of both lines (the notch is cut into the
+    card, not something beyond it), and what it cuts off is not table."""
+    cp = blob.contour_plane
+    approx, idx = blob.simplified()
+    n = len(approx)
+    if n < 4:
+        return []
+    seg = np.concatenate((approx[1:], approx[:1])) - approx
+    lengths = np.sqrt(seg[:, 0] * seg[:, 0] + seg[:, 1] * seg[:, 1]).tolist()
+    runs = np.flatnonzero(np.asarray(lengths) >= RUN_MIN).tolist()
+    if len(runs) < 2:
+        return []
+    lo, hi = angles
+    # every pair of runs with a short enough path between them: a notch's own walls are runs too
+    # the outline's length from vertex 0 to each vertex (twice round, for paths across vertex 0)
+    at = np.concatenate(([0.0], np.cumsum(lengths + lengths))).tolist()
+    pairs = []
+    for s, ka in enumerate(runs):
+        for t in range(1, len(runs)):
+            kb = runs[(s + t) % len(runs)]
+            between = (kb - ka - 1) % n
+            if at[ka + 1 + between] - at[ka + 1] > NOTCH_PATH:
+                break
+            if between:  # adjacent runs are find_corners' corners
+                pairs.append((ka, kb))
+    fits: dict[int, tuple[tuple[float, float], tuple[float, float]] | None] = {}
+
+    def fit(k: int):
+        """Run ``k``'s line (point, direction along the run), or None (fitted only where needed)."""
+        if k not in fits:
+            f = _fit_edge(_contour_run(cp, idx[k], idx[(k + 1) % n]))
+            fits[k] = None if f is None else (f[0], _toward(f[1], seg[k]))
+        return fits[k]
+
+    seg_l, approx_l = seg.tolist(), approx.tolist()
+    out: list[Corner] = []
+    for ka, kb in pairs:
+        # the chords first (turning outward, roughly square): most pairs end here, unfitted
+        (ax, ay), (bx, by) = seg_l[ka], seg_l[kb]
+        cross = ax * by - ay * bx
+        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
+            continue
+        if not lo - 15 <= math.degrees(math.acos(min(max(-(ax * bx + ay * by) / (lengths[ka] * lengths[kb]), -1.0), 1.0))) <= hi + 15:
+            continue
+        guess = _intersect(approx_l[ka], (ax, ay), approx_l[kb], (bx, by))
+        if guess is None or _known_at(known, guess, 2.0):
+            continue
+        fa, fb = fit(ka), fit(kb)
+        if fa is None or fb is None:
+            continue
+        ta, tb = fa[1], fb[1]
+        cross = ta[0] * tb[1] - ta[1] * tb[0]
+        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
+            continue
+        if not lo <= math.degrees(math.acos(min(max(-(ta[0] * tb[0] + ta[1] * tb[1]), -1.0), 1.0))) <= hi:
+            continue
+        p = _intersect(fa[0], ta, fb[0], tb)
+        if p is None:
+            continue
+        point = np.array(p)
+        end_a, start_b = approx[(ka + 1) % n].astype(np.float64), approx[kb].astype(np.float64)
+        da, db = float(np.dot(point - end_a, ta)), float(np.dot(start_b - point, tb))
+        if not (-1.0 < da < NOTCH_REACH and -1.0 < db < NOTCH_REACH) or max(da, db) < 2.0:
+            continue
+        if _known_at(known, point, 3.0) or _known_at(out, point, 3.0):
+            continue
+        if _known_at(known, end_a) and _known_at(known, start_b):
+            continue  # a corner where each run ends: a step between two cards, not a notch
+        d1, d2 = -np.asarray(ta), np.asarray(tb)
+        path = _contour_run(cp, idx[(ka + 1) % n], idx[kb]).astype(np.float64)
+        rel = path - point
+        if (rel @ d1).min() < -1.0 or (rel @ d2).min() < -1.0:
+            continue  # the outline between leaves the card's quadrant: not a notch in it
+        # the notch (the corner and the outline between), sampled as a fan of triangles from the corner
+        verts = np.concatenate((path[:: max(1, len(path) // 12)], path[-1:])) - point
+        # every triangle (corner, vertex, next vertex) at once: (triangles, samples, 2)
+        tri = point + _TRIANGLE[None, :, :1] * verts[:-1, None] + _TRIANGLE[None, :, 1:] * verts[1:, None]
+        if table_share(tri.reshape(-1, 2)) > NOTCH_TABLE:
+            continue
+        out.append(Corner(blob_id, point - NOTCH_OUTSET * (d1 + d2), d1, d2, lengths[ka] + max(da, 0.0), lengths[kb] + max(db, 0.0)))
+    return out
+
+
+def _whole_card(blob: Blob, known: list[Corner]) -> bool:
+    """Whether ``blob`` is one rectangle with a known corner at each of its
+    four corners: nothing is notched."""
+    if len(known) < 4 or blob.rectangularity < 0.9:
+        return False
+    return all(_known_at(known, p, 3.0) for p in cv2.boxPoints(blob.rect))
+
+
+def _known_at(known: list[Corner], p: np.ndarray, r: float = 2.5) -> bool:
+    """Whether a corner of ``known`` lies within ``r`` mm of ``p``."""
+    x, y = float(p[0]), float(p[1])
+    return any(math.hypot(float(c.point[0]) - x, float(c.point[1]) - y) < r for c in known)
+
+
+def _notch_samples(run: np.ndarray, line: tuple[tuple[float, float], tuple[float, float]], corner: np.ndarray, most: int = 40) -> np.ndarray:
+    """Points inside the notch that ink cuts into a straight edge near its
+    corner: halfway between each outline point of ``run`` off the edge's
+    ``line`` (by 0.8 mm or more) and its foot on the line, for feet from
+    :data:`ROUNDING` to :data:`NOTCH_REACH` mm from ``corner`` (at most
+    ``most`` of them; the card's rounded corner, table outside it, is no
+    notch)."""
+    (px, py), (dx, dy) = line
+    rel = run - (px, py)
+    t = rel[:, 0] * dx + rel[:, 1] * dy
+    feet = np.stack((px + t * dx, py + t * dy), axis=1)
+    off = np.abs(rel[:, 0] * dy - rel[:, 1] * dx)
+    along = np.hypot(feet[:, 0] - corner[0], feet[:, 1] - corner[1])
+    near = (along > ROUNDING) & (along < NOTCH_REACH)
+    sel = np.flatnonzero((off >= 0.8) & near)
+    sel = sel[:: max(1, len(sel) // most)]
+    return (run[sel] + feet[sel]) / 2
+
+
+def _fit_straight(run: np.ndarray, a: np.ndarray, b: np.ndarray, chord: float, near: float = 0.8) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The line of a straight edge from ``a`` to ``b`` fitted to the points
+    of the outline ``run`` that lie on it (within ``near`` mm of the chord,
+    then of the first fit): a notch's points, which the run also holds when
+    ink cuts into the edge, would tilt a fit to all of them."""
+    d = (b - a) / chord
+    rel = run - a
+    on = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) < near
+    if np.count_nonzero(on) < 4:
+        return None
+    vx, vy, x0, y0 = cv2.fitLine(run[on], cv2.DIST_L2, 0, 0.01, 0.01).ravel().tolist()
+    on = np.abs((run[:, 0] - x0) * vy - (run[:, 1] - y0) * vx) < 0.6 * near
+    if np.count_nonzero(on) >= 4:
+        vx, vy, x0, y0 = cv2.fitLine(run[on], cv2.DIST_L2, 0, 0.01, 0.01).ravel().tolist()
+    return (x0, y0), (vx, vy)
 
 
 def _follows(run: np.ndarray, a: np.ndarray, b: np.ndarray, chord: float, near: float = 0.8, share: float = 0.7) -> bool:
@@ -550,8 +754,9 @@ def _follows(run: np.ndarray, a: np.ndarray, b: np.ndarray, chord: float, near: 
     rel = run - a
     t = rel @ d
     off = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
+    k = (t[off < near] * (40 / chord)).astype(np.int64)
     bins = np.zeros(40, bool)
-    bins[np.clip((t[off < near] / chord * 40).astype(np.int64), 0, 39)] = True
+    bins[np.minimum(np.maximum(k, 0, out=k), 39, out=k)] = True
     return int(np.count_nonzero(bins)) >= share * 40
 
 
