@@ -20,6 +20,16 @@ of an index's length and width is tried from both ends.  The upright patch is
 placed from the pair and read by :func:`vision.corner_index.read_patch`; only
 a confident reading whose rank sits where the pair put it counts.
 
+Decks differ in index layout, and the tests allow for what the paper mask
+and the spots' boxes do to them.  A spot's size is its box's extent along
+the card's axes, which overstates a turned glyph (a condensed 9 mm rank at
+45 degrees has a 13 mm box): a pair failing only for a rank too tall is
+measured again from its pixels.  A condensed or light rank loses thin
+strokes to the paper mask at 720p, and what is left of it is shorter than
+its suit and farther above it: a rank part down to half its suit's height
+pairs, and its patch is placed where a whole rank's top would be.  A light ink (a four-colour deck's yellow) is
+faint in grey but dark in one colour channel, which a shadow is not.
+
 Each read costs about as much as a corner's, and a frame holds many more ink
 pairs than unread indices, so cheap tests come first: spots of indices already
 read, or at corners the reader already tried, are skipped; ink must be much
@@ -40,15 +50,19 @@ wrong; wider size limits for big indices (ranks to 14 mm) found one more
 card in some third-party decks and read two 6/9 upside down in another;
 finding ink finer than the paper mask (the darkest colour channel against
 its local maximum: thin strokes, light inks) cost as much again as the
-finder and found fewer on generated scenes.
+finder and found fewer on generated scenes; a 4.5 mm gap between rank and
+suit (some decks leave 3-4 mm) found 5 more cards over 40 third-party decks
+(bench.vision_decks, 10 scenes each) but paired two pips of a column 4.3 mm
+apart, whose patch read a neighbour's 6 of diamonds on a 9 of clubs.
 
 Weak spots: a deck whose index sits far from the edges (beyond
 ``EDGE_REACH``) is tried only among the few pairs with no edge seen; an
 index in the mirrored corners of a four-index deck is read, but its card
 outline is put on the wrong side; a rank whose thin strokes the paper mask
-loses (at 720p a 1 mm stroke is a pixel or two; light inks of four-colour
-decks) leaves its suit with no pair; a glyph within about a millimetre of
-the card's edge joins the table and is no spot at all.
+loses (at 720p a 1 mm stroke is a pixel or two) down to specks under
+``GLYPH_DIAG``'s 2.5 mm leaves its suit with no pair; a glyph within about a
+millimetre of the card's edge, or of a frame line printed round the face
+(French "Paris" patterns), joins the table and is no spot at all.
 
 All sizes are plane millimetres (mat mm, or the pipeline's pseudo-mm without a
 mat).  The finder is pure: frame, plane, ink spots in, readings out.
@@ -69,8 +83,11 @@ from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, read_pat
 RANK_H = (3.5, 11.0)
 #: an index glyph's box diagonal, mm (a "1" is thin, a "10" is two spots)
 GLYPH_DIAG = (2.5, 13.0)
-#: largest blank between the rank and the suit, mm
+#: largest blank between the rank and the suit, mm (4.5 paired pips of a
+#: column, 4.3 mm apart in one deck: a 9 read as the neighbour's 6)
 MAX_GAP = 3.0
+#: a rank part (thin strokes lost) over a suit up to this many times its height
+PART_SUIT = 2.0
 #: rank centre to suit centre, mm
 SUIT_DIST = (3.0, 14.0)
 #: centre to centre of the two glyphs of a "10", mm
@@ -96,10 +113,16 @@ EDGE_REACH = 7.0
 EDGE_CONTRAST = 25
 #: grey levels between a glyph's darkest pixel and the paper next to it
 MIN_INK_CONTRAST = 60
+#: a spot this much darker in grey may be a light ink (yellow: about 35 grey
+#: levels) whose colour channels are asked (below it: noise, paper texture)
+MIN_LIGHT_INK = 20
 #: at most this many patches read per frame (each costs about as much as one corner)
 MAX_TRIES = 12
 #: of which at most this many with no card end seen beyond the rank's top
 MAX_BLIND_TRIES = 4
+#: a box's extent along the card is at most this many times its glyph's
+#: (a glyph twice as tall as wide, turned 45 degrees: about 1.4)
+BOX_SLACK = 1.5
 #: ranks that read as each other upside down
 TURN_ALIKE = ("6", "9")
 #: a patch placed within this many mm and this cosine of one declined is not read
@@ -154,12 +177,17 @@ def _no_spots() -> Spots:
     return Spots(np.zeros(0, np.int64), z, z, z, np.zeros((0, 5), np.int64))
 
 
-def ink_spots(holes, plane: Plane, gray: np.ndarray | None = None, max_diag: float = 22.0) -> Spots:
+def ink_spots(
+    holes, plane: Plane, gray: np.ndarray | None = None, max_diag: float = 22.0, frame: np.ndarray | None = None
+) -> Spots:
     """Ink spots that may be index glyphs, one glyph or rank and suit run
     together, from the pipeline's hole components (stats and centroids in work
     pixels, label 0 = background).  With ``gray`` (the work image), only spots
     of printed ink: much darker than the paper right around them (a hand or a
-    shadow on a card leaves faint, soft-edged spots)."""
+    shadow on a card leaves faint, soft-edged spots).  With ``frame`` too, a
+    spot faint in grey counts if one colour channel is that much darker (the
+    light inks of four-colour decks: yellow is nearly white in grey, dark
+    in blue; a shadow darkens every channel alike)."""
     stats, cents = holes
     if len(stats) <= 1:
         return _no_spots()
@@ -173,15 +201,45 @@ def ink_spots(holes, plane: Plane, gray: np.ndarray | None = None, max_diag: flo
     if gray is not None:
         gh, gw = gray.shape
         keep = np.nonzero(ok)[0]
+        light = []
         # one cv2.minMaxLoc per box (numpy's min and max cost several times as much on boxes this small)
         for k, (bx, by, bw, bh) in zip(keep.tolist(), stats[keep + 1, :4].tolist(), strict=True):
             lo = cv2.minMaxLoc(gray[by : by + bh, bx : bx + bw])[0]
             hi = cv2.minMaxLoc(gray[max(by - 2, 0) : min(by + bh + 2, gh), max(bx - 2, 0) : min(bx + bw + 2, gw)])[1]
             ok[k] = hi - lo >= MIN_INK_CONTRAST
+            if not ok[k] and hi - lo >= MIN_LIGHT_INK:
+                light.append(k)
+        if frame is not None and light:
+            to_frame = plane.plane_to_frame @ plane.work_to_plane
+            for k in light:
+                ok[k] = colour_contrast(frame, to_frame, stats[k + 1, :4]) >= MIN_INK_CONTRAST
     if not ok.any():
         return _no_spots()
     centres = plane.to_plane(cents[1:][ok]).astype(np.float64)
     return Spots(np.nonzero(ok)[0] + 1, centres, ex[ok], ey[ok], stats[1:][ok].astype(np.int64))
+
+
+def colour_contrast(frame: np.ndarray, to_frame: np.ndarray, box) -> float:
+    """The largest drop, over the colour channels, from the paper right
+    around a spot (its work-pixel box grown by 2 px, in the frame) to the
+    spot's darkest pixel in that channel."""
+    x, y, w, h = (float(t) for t in box)
+    corners = np.float32([[[x - 2, y - 2]], [[x + w + 2, y + h + 2]], [[x, y]], [[x + w, y + h]]])
+    ends = cv2.perspectiveTransform(corners, to_frame)
+    (ox0, oy0), (ox1, oy1), (ix0, iy0), (ix1, iy1) = ends.reshape(4, 2).tolist()
+    fh, fw = frame.shape[:2]
+
+    def span(a: float, b: float, n: int) -> tuple[int, int]:
+        lo, hi = int(math.floor(min(a, b))), int(math.ceil(max(a, b)))
+        return min(max(lo, 0), n - 1), min(max(hi, lo + 1, 1), n)
+
+    (ax0, ax1), (ay0, ay1) = span(ox0, ox1, fw), span(oy0, oy1, fh)
+    (bx0, bx1), (by0, by1) = span(ix0, ix1, fw), span(iy0, iy1, fh)
+    outer = frame[ay0:ay1, ax0:ax1].reshape(-1, 3)
+    inner = frame[by0:by1, bx0:bx1].reshape(-1, 3)
+    if not len(outer) or not len(inner):
+        return 0.0
+    return float((outer.max(axis=0).astype(int) - inner.min(axis=0).astype(int)).max())
 
 
 def index_boxes(reads) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
@@ -238,11 +296,19 @@ def _known(centres: np.ndarray, boxes, anchors: np.ndarray, anchor_r: float) -> 
     return known
 
 
-def candidate_pairs(spots: Spots, skip: np.ndarray) -> list[tuple[float, tuple[int, ...], int, np.ndarray, np.ndarray]]:
+def candidate_pairs(
+    spots: Spots, skip: np.ndarray, points=None
+) -> list[tuple[float, tuple[int, ...], int, np.ndarray, np.ndarray]]:
     """Rank/suit pairs of index layout, most index-like first:
     [(score, rank spot ids, suit spot id, rank centre, v)].  A rank is one spot
     or two spots side by side of like height (a "10").  Vectorised over every
-    (rank, suit) combination: a frame holds a few hundred spots."""
+    (rank, suit) combination: a frame holds a few hundred spots.
+
+    Sizes come from the spots' boxes, which overstate a turned glyph's
+    extent (a 8 mm rank at 45 degrees has a 12 mm box along the card).
+    ``points`` (spot id -> its pixels' centres in plane mm, and a pixel's
+    size in mm), when given, measures again from the pixels the pairs that
+    fail only for a rank too tall by its box."""
     c = spots.centres
     n = len(c)
     if n < 2:
@@ -268,23 +334,22 @@ def candidate_pairs(spots: Spots, skip: np.ndarray) -> list[tuple[float, tuple[i
     dist_rs = dd[gi, sk]
     v = d[gi, sk] / dist_rs[:, None]
     u = np.stack((v[:, 1], -v[:, 0]), axis=1)
-    ha, hb = spots.extent(a, v), spots.extent(b0, v)
-    rh = np.where(two, np.maximum(ha, hb), ha)
-    sh = spots.extent(s, v)
-    gap = dist_rs - (rh + sh) / 2  # at most the real gap (boxes are upper bounds)
-    ok = (rh >= RANK_H[0]) & (rh <= RANK_H[1]) & (sh >= 0.3 * rh) & (sh <= 1.3 * rh)
-    ok &= (gap <= MAX_GAP) & (gap >= -0.35 * rh)
-    # the two glyphs of a "10" sit side by side, level across the card, of like height
     ab = c[b0] - c[a]
+    # the two glyphs of a "10" sit side by side, level across the card
     level = np.abs(np.sum(ab * v, axis=1)) <= 0.3 * np.linalg.norm(ab, axis=1)
-    like = np.maximum(ha, hb) <= 1.4 * np.minimum(ha, hb)
-    ok &= ~two | (level & like)
-    rw = np.where(
-        two, np.abs(np.sum(ab * u, axis=1)) + (spots.extent(a, u) + spots.extent(b0, u)) / 2, spots.extent(a, u)
-    )
-    sw = spots.extent(s, u)
-    ratio = sw / np.maximum(rw, 1e-6)
-    ok &= (ratio > 0.3) & (ratio < 3.0)
+    across = np.abs(np.sum(ab * u, axis=1))
+    axes = ((a, v), (b0, v), (s, v), (a, u), (b0, u), (s, u))
+    ext = [spots.extent(spot, d) for spot, d in axes]
+    ok, gap, rh, sh = _layout_ok(two, level, dist_rs, across, *ext)
+    redo = np.nonzero(~ok & (rh > RANK_H[1]) & (rh <= BOX_SLACK * RANK_H[1]))[0] if points is not None else []
+    if len(redo):
+        # the same tests on the extents of the glyphs' own pixels
+        for k in redo.tolist():
+            for e, (spot, d) in zip(ext, axes, strict=True):
+                e[k] = pixel_extent(points, int(spot[k]), d[k], e[k])
+        ok[redo], gap[redo], rh[redo], sh[redo] = _layout_ok(
+            two[redo], level[redo], dist_rs[redo], across[redo], *(e[redo] for e in ext)
+        )
     # how index-like: a small gap, a suit a bit smaller than the rank
     score = np.abs(gap - 0.8) + np.abs(sh / rh - 0.8) * 2
     out = []
@@ -293,6 +358,50 @@ def candidate_pairs(spots: Spots, skip: np.ndarray) -> list[tuple[float, tuple[i
         out.append((float(score[k]), ids, int(s[k]), rc[gi[k]], v[k]))
     out.sort(key=lambda p: p[0])
     return out
+
+
+def _layout_ok(two, level, dist_rs, ten_across, ha, hb, sh, wa, wb, sw):
+    """The layout tests of (rank, suit) combinations from their glyphs'
+    extents along the card (``ha``, ``hb``: the rank's one or two glyphs,
+    ``sh``: the suit) and across it (``wa``, ``wb``, ``sw``): (ok, gap, rank
+    height, suit height)."""
+    rh = np.where(two, np.maximum(ha, hb), ha)
+    gap = dist_rs - (rh + sh) / 2  # at most the real gap (extents are upper bounds)
+    # a rank shorter than its suit lost thin strokes to the paper mask (a
+    # condensed or light font at 720p): what is left of it sits farther off
+    part = (sh > 1.3 * rh) & (sh <= PART_SUIT * rh)
+    ok = (rh >= RANK_H[0]) & (rh <= RANK_H[1]) & (sh >= 0.3 * rh) & ((sh <= 1.3 * rh) | part)
+    ok &= (gap <= MAX_GAP) & (gap >= -0.35 * rh)
+    # the two glyphs of a "10" are of like height
+    like = np.maximum(ha, hb) <= 1.4 * np.minimum(ha, hb)
+    ok &= ~two | (level & like)
+    rw = np.where(two, ten_across + (wa + wb) / 2, wa)
+    ratio = sw / np.maximum(rw, 1e-6)
+    ok &= (ratio > 0.3) & (ratio < 3.0)
+    return ok, gap, rh, sh
+
+
+def pixel_extent(points, k: int, d: np.ndarray, box_extent: float) -> float:
+    """Spot ``k``'s extent along ``d`` from its pixels (``points(k)``: their
+    centres and a pixel's size, mm), at most its box's."""
+    pts, px = points(k)
+    return min(box_extent, float(np.ptp(pts @ d)) + px) if len(pts) else box_extent
+
+
+def spot_points(mask: np.ndarray, plane: Plane, box) -> tuple[np.ndarray, float]:
+    """The centres of a spot's pixels in plane mm, and a work pixel's size
+    there in mm, from its box and pixel count (x, y, w, h, n in work px)."""
+    x, y, w, h, area = (int(t) for t in box)
+    crop = cv2.bitwise_not(mask[y : y + h, x : x + w])
+    n, lab, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
+    if n < 2:
+        return np.zeros((0, 2)), 0.0
+    same = np.nonzero(st[1:, 4] == area)[0]
+    lid = int(same[0] + 1) if len(same) else int(np.argmax(st[1:, 4]) + 1)
+    ys, xs = np.nonzero(lab == lid)
+    pts = plane.to_plane(np.stack((xs + (x + 0.5), ys + (y + 0.5)), axis=1)).astype(np.float64)
+    ends = plane.to_plane(np.float32([[x, y], [x + w, y + h]])).astype(np.float64)
+    return pts, float(np.linalg.norm(ends[1] - ends[0]) / math.hypot(w, h))
 
 
 def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: Plane):
@@ -402,7 +511,7 @@ def find_index_pairs(
     ``trace`` (a diagnostic, bench/vision_misses.py): when given, filled with
     the ink spots (``"spots"``, ``"skip"``) and every candidate with what
     became of it (``"cands"``: [(top, v, spot ids, fate)])."""
-    spots = ink_spots(holes, plane, gray)
+    spots = ink_spots(holes, plane, gray, frame=frame)
     if trace is not None:
         trace.update(spots=spots, skip=np.zeros(len(spots.centres), bool), cands=[])
     if len(spots.centres) < 1:
@@ -415,18 +524,35 @@ def find_index_pairs(
     if trace is not None:
         trace["skip"] = skip
     note = trace["cands"].append if trace is not None else (lambda _c: None)
-    small = spots.diag < GLYPH_DIAG[1]
+    # (a turned glyph's box is larger than the glyph: such pairs are measured again from their pixels)
+    small = spots.diag < GLYPH_DIAG[1] * BOX_SLACK
     cands = []
     idx = np.nonzero(small)[0]
-    pairs = candidate_pairs(spots.subset(small), skip[small])
+    cache: dict[int, tuple[np.ndarray, float]] = {}
+
+    def points(k: int) -> tuple[np.ndarray, float]:
+        if k not in cache:
+            cache[k] = spot_points(mask, plane, spots.boxes[idx[k]])
+        return cache[k]
+
+    pairs = candidate_pairs(spots.subset(small), skip[small], points)
     if pairs:
         # each pair's rank height along its v (the taller glyph of a "10"), all at once
         vs = np.array([p[4] for p in pairs])
         first = spots.extent(idx[[p[1][0] for p in pairs]], vs)
         second = spots.extent(idx[[p[1][-1] for p in pairs]], vs)
         rhs = np.where([len(p[1]) > 1 for p in pairs], np.maximum(first, second), first).tolist()
-        for (score, ids, s, rc, v), rh in zip(pairs, rhs, strict=True):
-            cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), rc - rh / 2 * v, v))
+        shs = spots.extent(idx[[p[2] for p in pairs]], vs).tolist()
+        for n, (_score, ids, s, _rc, v) in enumerate(pairs):
+            if rhs[n] > RANK_H[1]:  # it passed measured from its pixels: placed so too
+                rhs[n] = max(pixel_extent(points, k, v, rhs[n]) for k in ids)
+                shs[n] = pixel_extent(points, s, v, shs[n])
+        for (score, ids, s, rc, v), rh, sh in zip(pairs, rhs, shs, strict=True):
+            top = rc - rh / 2 * v
+            if sh > 1.3 * rh:  # a rank part: the rank's top where a whole rank's would be, if higher
+                suit_top = spots.centres[idx[s]] - sh / 2 * v
+                top = rc + min(float((top - rc) @ v), float((suit_top - rc) @ v) - 0.8 - 1.4 * sh) * v
+            cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), top, v))
     cands += merged_candidates(spots, skip, mask, plane)
     cands.sort(key=lambda c: c[0])
     # pairs with the card's end beyond the rank first; the others (a card
