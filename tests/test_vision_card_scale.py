@@ -85,3 +85,20 @@ def test_stagger_offsets_do_not_outvote_the_card_sides():
     a = Corner(0, np.array([300.0, 0.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 22 * s, 5.0)
     b = Corner(0, np.array([300.0 + 22 * s, 0.0]), np.array([-1.0, 0.0]), np.array([0.0, 1.0]), 22 * s, 5.0)
     assert card_scale(corners + [a, b]) == pytest.approx(s, rel=0.01)
+
+
+def test_a_photo_with_no_card_lying_whole_takes_its_scale_from_the_cards_edges():
+    """A 12-megapixel photo without a mat (generated, seed 1007): no card lies
+    whole, and the frame-size guess and its multiples read as many cards at a
+    wrong scale as at the right one (one of them a 6 of hearts read as an 8
+    of clubs).  The scale the cards' edges give wins that tie: every readable
+    card read right, nothing misread."""
+    from vision.evaluate import score
+    from vision.pipeline import VisionPipeline
+    from vision.scene import render_scene
+
+    img, truth = render_scene(4000, 3000, 9, seed=1007, mat=False)
+    result = VisionPipeline(use_mat=False, full_marker_scan=True).process(img)
+    s = score(result, truth)
+    assert s.misread == []
+    assert s.read == s.expected == 6

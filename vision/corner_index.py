@@ -36,6 +36,8 @@ MIN_SUIT_SCORE = 0.62
 MIN_MARGIN = 0.04
 MIN_SUIT_SEPARATION = 0.1  # Fisher distance / 10 between same-colour suits
 MIN_GLYPH_MM = 2.2  # the smallest glyph (a suit) the reader looks for
+#: the tallest glyph: a jumbo index's rank is 11-12 mm (kde/standard, nicu)
+MAX_GLYPH_MM = 14.0
 #: letters that are a rank in other languages' decks (the German and Russian
 #: jack, B and its Cyrillic twin) and look like an English rank when small
 #: ("8"): their templates let the reader decline them instead of misreading
@@ -256,7 +258,7 @@ def _segment(patch: np.ndarray, ink: np.ndarray | None = None):
             continue
         if h < min_h or w > 11 * PATCH_PPM or area < 12:
             continue
-        if h > 12 * PATCH_PPM:
+        if h > MAX_GLYPH_MM * PATCH_PPM:
             if h <= 22 * PATCH_PPM:
                 tall.append((i, int(x), int(y), int(w), int(h)))
             continue

@@ -17,6 +17,7 @@ import numpy as np
 from . import geometry as g
 from . import glyph_model, patch_model
 from .backs import face_margins, find_backs
+from .card_scale import card_scale
 from .cards import (
     Corner,
     Plane,
@@ -257,6 +258,16 @@ class VisionPipeline:
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
         guess = guessed_scale(frame.shape, base.f)
         best, best_n, best_scale = result, _cards_read(result), None
+        # the cards' own edges say how large they are (vision.card_scale): a
+        # candidate that wins ties, as a wrong scale can read as many cards
+        est = self._scale_from_corners(frame, base)
+        if est is not None and abs(math.log(est)) >= math.log(1.1):
+            self._scale = guess * est
+            r = self._process(frame, base)
+            if _cards_read(r) >= best_n:
+                best, best_n, best_scale = r, _cards_read(r), guess * est
+        elif est is not None:
+            best_scale = guess * est
         for k in CLOSER:
             self._scale = guess * k
             r = self._process(frame, base)
@@ -265,6 +276,12 @@ class VisionPipeline:
                 best, best_n, best_scale = r, n, guess * k
         self._scale = best_scale
         return best
+
+    def _scale_from_corners(self, frame: np.ndarray, base: _FrameBase) -> float | None:
+        """Card sizes in the current plane's units per mm, from the corners
+        of cards that do not lie whole (:func:`vision.card_scale.card_scale`)."""
+        *_, plane, blobs = self._prepare(frame, base)
+        return card_scale([c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)])
 
     def _process(self, frame: np.ndarray, base: _FrameBase) -> FrameResult:
         h, w = frame.shape[:2]
