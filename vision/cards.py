@@ -523,7 +523,6 @@ def _hull_corners(
     # each straight edge with the next one, across any chords between them
     lines = [k for k in range(m) if straight(k)]
     pairs = [(ka, lines[(s + 1) % len(lines)]) for s, ka in enumerate(lines)] if len(lines) >= 2 else []
-    lo, hi = angles
     fits: dict[int, tuple[tuple[float, float], tuple[float, float]] | None] = {}
 
     def fit(k: int):
@@ -539,30 +538,13 @@ def _hull_corners(
         between = [(ka + 1 + j) % m for j in range((kb - ka - 1) % m)]
         if sum(chords[j] for j in between) > NOTCH_REACH * 1.5:
             continue
-        (ax, ay), (bx, by) = ends_l[ka], ends_l[kb]
-        cross = ax * by - ay * bx
-        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
+        met = _lines_meet(
+            (ends_l[ka], chords[ka], cp[keep[ka]].tolist()), (ends_l[kb], chords[kb], cp[keep[kb]].tolist()), orient, angles, known, fit, ka, kb
+        )
+        if met is None:
             continue
-        cos = -(ax * bx + ay * by) / (chords[ka] * chords[kb])
-        if not lo - 15 <= math.degrees(math.acos(min(max(cos, -1.0), 1.0))) <= hi + 15:
-            continue
-        guess = _intersect(cp[keep[ka]].tolist(), (ax, ay), cp[keep[kb]].tolist(), (bx, by))
-        if guess is None or _known_at(known, guess, 2.0):
-            continue  # a corner found already (the chords' lines meet there): not fitted again
-        fa, fb = fit(ka), fit(kb)
-        if fa is None or fb is None:
-            continue
+        fa, fb, point = met
         ta, tb = fa[1], fb[1]
-        cross = ta[0] * tb[1] - ta[1] * tb[0]
-        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
-            continue
-        ang = math.degrees(math.acos(min(max(-(ta[0] * tb[0] + ta[1] * tb[1]), -1.0), 1.0)))
-        if not lo <= ang <= hi:
-            continue
-        p = _intersect(fa[0], ta, fb[0], tb)
-        if p is None:
-            continue
-        point = np.array(p)
         if _known_at(known, point, 3.0) or _known_at(out, point, 3.0):
             continue  # a corner found already
         end_a, start_b = cp[keep[(ka + 1) % m]].astype(np.float64), cp[keep[kb]].astype(np.float64)
@@ -625,7 +607,6 @@ def _run_corners(
     runs = np.flatnonzero(np.asarray(lengths) >= RUN_MIN).tolist()
     if len(runs) < 2:
         return []
-    lo, hi = angles
     # every pair of runs with a short enough path between them: a notch's own walls are runs too
     # the outline's length from vertex 0 to each vertex (twice round, for paths across vertex 0)
     at = np.concatenate(([0.0], np.cumsum(lengths + lengths))).tolist()
@@ -651,28 +632,11 @@ def _run_corners(
     out: list[Corner] = []
     for ka, kb in pairs:
         # the chords first (turning outward, roughly square): most pairs end here, unfitted
-        (ax, ay), (bx, by) = seg_l[ka], seg_l[kb]
-        cross = ax * by - ay * bx
-        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
+        met = _lines_meet((seg_l[ka], lengths[ka], approx_l[ka]), (seg_l[kb], lengths[kb], approx_l[kb]), orient, angles, known, fit, ka, kb)
+        if met is None:
             continue
-        if not lo - 15 <= math.degrees(math.acos(min(max(-(ax * bx + ay * by) / (lengths[ka] * lengths[kb]), -1.0), 1.0))) <= hi + 15:
-            continue
-        guess = _intersect(approx_l[ka], (ax, ay), approx_l[kb], (bx, by))
-        if guess is None or _known_at(known, guess, 2.0):
-            continue
-        fa, fb = fit(ka), fit(kb)
-        if fa is None or fb is None:
-            continue
+        fa, fb, point = met
         ta, tb = fa[1], fb[1]
-        cross = ta[0] * tb[1] - ta[1] * tb[0]
-        if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
-            continue
-        if not lo <= math.degrees(math.acos(min(max(-(ta[0] * tb[0] + ta[1] * tb[1]), -1.0), 1.0))) <= hi:
-            continue
-        p = _intersect(fa[0], ta, fb[0], tb)
-        if p is None:
-            continue
-        point = np.array(p)
         end_a, start_b = approx[(ka + 1) % n].astype(np.float64), approx[kb].astype(np.float64)
         da, db = float(np.dot(point - end_a, ta)), float(np.dot(start_b - point, tb))
         if not (-1.0 < da < NOTCH_REACH and -1.0 < db < NOTCH_REACH) or max(da, db) < 2.0:
@@ -702,6 +666,37 @@ def _whole_card(blob: Blob, known: list[Corner]) -> bool:
     if len(known) < 4 or blob.rectangularity < 0.9:
         return False
     return all(_known_at(known, p, 3.0) for p in cv2.boxPoints(blob.rect))
+
+
+def _lines_meet(a, b, orient: float, angles: tuple[float, float], known: list[Corner], fit, ka: int, kb: int):
+    """Where edges ``ka`` and ``kb`` of an outline meet as a card corner: (fitted
+    line a, fitted line b, the point), or None.  ``a``/``b``: each edge's chord
+    (vector, length, start).  The chords are tested first (turning the
+    outline's way, ``orient``, within 15 degrees of ``angles``; their lines
+    not meeting at a corner found already), as most pairs end there before
+    any line is fitted; then the lines ``fit(k)`` gives must turn the same
+    way within ``angles`` and meet."""
+    lo, hi = angles
+    ((ax, ay), la, a_at), ((bx, by), lb, b_at) = a, b
+    cross = ax * by - ay * bx
+    if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
+        return None
+    if not lo - 15 <= math.degrees(math.acos(min(max(-(ax * bx + ay * by) / (la * lb), -1.0), 1.0))) <= hi + 15:
+        return None
+    guess = _intersect(a_at, (ax, ay), b_at, (bx, by))
+    if guess is None or _known_at(known, guess, 2.0):
+        return None  # a corner found already (the chords' lines meet there): not fitted again
+    fa, fb = fit(ka), fit(kb)
+    if fa is None or fb is None:
+        return None
+    ta, tb = fa[1], fb[1]
+    cross = ta[0] * tb[1] - ta[1] * tb[0]
+    if cross == 0 or (1.0 if cross > 0 else -1.0) != orient:
+        return None
+    if not lo <= math.degrees(math.acos(min(max(-(ta[0] * tb[0] + ta[1] * tb[1]), -1.0), 1.0))) <= hi:
+        return None
+    p = _intersect(fa[0], ta, fb[0], tb)
+    return None if p is None else (fa, fb, np.array(p))
 
 
 def _known_at(known: list[Corner], p: np.ndarray, r: float = 2.5) -> bool:
