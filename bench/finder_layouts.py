@@ -158,12 +158,9 @@ def main() -> None:
     ap.add_argument("--exact", action="store_true", help="glyph extents from their pixels, not their boxes")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    chosen = [None]
-    if args.deck:
-        from vision import decks as decklib
+    from vision import decks as decklib
 
-        chosen = [d for d in decklib.decks() if any(k in d.name for k in args.deck)]
-    for deck in chosen:
+    for deck in decklib.chosen(args.deck):
         tally: collections.Counter = collections.Counter()
         box = GENERATOR_INDEX_BOX if deck is None else deck.index_box
         for i in range(args.seed0, args.seed0 + args.scenes):

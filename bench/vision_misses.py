@@ -242,12 +242,9 @@ def main() -> None:
     )
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    chosen = [None]
-    if args.deck:
-        from vision import decks as decklib
+    from vision import decks as decklib
 
-        chosen = [d for d in decklib.decks() if any(k in d.name for k in args.deck)]
-    for deck in chosen:
+    for deck in decklib.chosen(args.deck):
         report(args, deck)
 
 

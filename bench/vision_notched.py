@@ -85,12 +85,9 @@ def main() -> None:
     ap.add_argument("--deck", action="append", default=[], help="a third-party deck whose name contains this (repeatable)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    chosen = [None]
-    if args.deck:
-        from vision import decks as decklib
+    from vision import decks as decklib
 
-        chosen = [d for d in decklib.decks() if any(k in d.name for k in args.deck)]
-    for deck in chosen:
+    for deck in decklib.chosen(args.deck):
         counts, ms = tally(args.scenes, args.seed0, deck)
         name = deck.name if deck is not None else "generator decks"
         print(f"{name}: {args.scenes} scenes from seed {args.seed0}, corner finding {ms:.1f} ms CPU per frame")

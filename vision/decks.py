@@ -330,6 +330,13 @@ def decks(english_only: bool = False, root: Path | None = None) -> list[Deck]:
     return [Deck(s, root) for s in sources(english_only)]
 
 
+def chosen(keys: list[str]) -> list[Deck | None]:
+    """The decks a benchmark's ``--deck`` options name (any whose name
+    contains one of ``keys``), or ``[None]`` (the scene generator's own
+    decks) when there are none."""
+    return [d for d in decks() if any(k in d.name for k in keys)] if keys else [None]
+
+
 def single_card_photo(art: np.ndarray, seed: int = 0, px_per_mm: float = 5.0, size: tuple[int, int] = (960, 720)) -> np.ndarray:
     """A phone-photo-like image of one face-up card (BGRA ``art``) on a plain
     table, as a person would take for ``companion vision teach``: slightly
