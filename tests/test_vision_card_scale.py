@@ -102,3 +102,10 @@ def test_a_photo_with_no_card_lying_whole_takes_its_scale_from_the_cards_edges()
     s = score(result, truth)
     assert s.misread == []
     assert s.read == s.expected == 6
+
+
+def test_corners_at_one_point_or_not_a_number_say_nothing():
+    nan = Corner(0, np.array([np.nan, 0.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 10.0, 10.0)
+    same = _rect_corners(0, (0, 0), 1.0, which=(0,)) * 2
+    assert facing_pairs([nan, *same]) == []
+    assert card_scale([nan, *same]) is None

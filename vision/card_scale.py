@@ -43,7 +43,7 @@ def facing_pairs(corners: Sequence[Corner]) -> list[tuple[float, float]]:
                 continue
             d = b.point - a.point
             t = float(np.hypot(*d))
-            if t < 1e-6:
+            if not 1e-6 < t < np.inf:  # the same point, or not a number
                 continue
             e = d / t
             for da, other_a in ((a.d1, a.len2), (a.d2, a.len1)):
