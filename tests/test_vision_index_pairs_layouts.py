@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 import vision.index_pairs as ip
+from tests.test_vision_index_pairs import _spots
 from vision.cards import Plane
 from vision.index_pairs import Spots, candidate_pairs, colour_contrast, ink_spots, spot_points
 
@@ -56,22 +57,15 @@ def test_measuring_from_pixels_never_makes_a_pip_column_an_index():
     assert candidate_pairs(spots, np.zeros(2, bool), lambda k: pts[k]) == []
 
 
-def _axis_spots(rects):
-    c = np.array([(x, y) for x, y, _, _ in rects], np.float64)
-    ex = np.array([(w, 0.0) for _, _, w, _ in rects])
-    ey = np.array([(0.0, h) for _, _, _, h in rects])
-    return Spots(np.arange(1, len(rects) + 1), c, ex, ey, np.zeros((len(rects), 5), np.int64))
-
-
 def test_a_rank_part_over_a_taller_suit_is_a_pair():
     # what the paper mask left of a thin condensed rank: 3.8 mm of it, then a
     # 5.5 mm suit 2.5 mm lower (the rank's lost strokes between them)
-    spots = _axis_spots([(10, 10, 3.0, 3.8), (10, 17.15, 5.0, 5.5)])
+    spots = _spots([(10, 10, 3.0, 3.8), (10, 17.15, 5.0, 5.5)])
     pairs = candidate_pairs(spots, np.zeros(2, bool))
     assert any(p[1] == (0,) and p[2] == 1 and np.allclose(p[4], [0, 1]) for p in pairs)
     # farther than an index's gap, or a suit over twice its height, is not
-    assert candidate_pairs(_axis_spots([(10, 10, 3.0, 3.8), (10, 20.0, 5.0, 5.5)]), np.zeros(2, bool)) == []
-    big = candidate_pairs(_axis_spots([(10, 10, 3.0, 3.6), (10, 17.5, 6.5, 7.5)]), np.zeros(2, bool))
+    assert candidate_pairs(_spots([(10, 10, 3.0, 3.8), (10, 20.0, 5.0, 5.5)]), np.zeros(2, bool)) == []
+    big = candidate_pairs(_spots([(10, 10, 3.0, 3.6), (10, 17.5, 6.5, 7.5)]), np.zeros(2, bool))
     assert all(p[1] != (0,) for p in big)  # (read upwards, the big one is a rank over a small suit)
 
 
@@ -105,5 +99,5 @@ def test_a_yellow_glyph_is_ink_and_a_grey_shadow_is_not():
 def test_two_pips_of_a_column_4_mm_apart_are_no_index():
     # a deck whose pips sit 4.3 mm apart: a 9 mm pip over a 10 mm one (paired,
     # its patch read the neighbouring card's 6 of diamonds on a 9 of clubs)
-    spots = _axis_spots([(20, 20, 7.9, 8.8), (20, 33.7, 9.5, 10.0)])
+    spots = _spots([(20, 20, 7.9, 8.8), (20, 33.7, 9.5, 10.0)])
     assert candidate_pairs(spots, np.zeros(2, bool)) == []

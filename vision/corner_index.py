@@ -488,7 +488,7 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
         # the network's verdict is wanted before the glyphs are cut
         if not _has_ink(patch):
             return None
-        whole = _whole(patch)
+        whole = whole_probs(patch)
         if whole[0][-1] >= t.patch_skip:
             return None
     gl = extract_glyphs(patch)
@@ -505,10 +505,11 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
     # only where the glyph reader did not read: the network costs a third of a read
     rank_p = ev.rank_p if ev.rank_p is not None else glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
     suit_p = ev.suit_p if ev.suit_p is not None else glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
-    return decide_patch(patch, gl, *(whole or _whole(patch)), t, (rank_p, suit_p))
+    return decide_patch(patch, gl, *(whole or whole_probs(patch)), t, (rank_p, suit_p))
 
 
-def _whole(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def whole_probs(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The whole-patch network's (rank, suit) probabilities for one upright patch."""
     pr, ps = patch_model.patch_probs(patch)
     return pr[0], ps[0]
 
@@ -536,7 +537,7 @@ def decide_patch(
         return None
     if glyph_p is not None:
         g_rank, g_suit = glyph_p
-        if glyph_model.RANK_CLASSES[int(np.argmax(g_rank))] != rank or SUITS[_suit_share(g_suit, gl.red)[0]] != suit:
+        if glyph_model.RANK_CLASSES[int(np.argmax(g_rank))] != rank or SUITS[likeliest_suit(g_suit, gl.red)[0]] != suit:
             return None
     # a confidence under the 0.6 that the pipeline's spot searches (edge-free
     # finder, same-deck search) ask: it reads alone only at corners, where it
@@ -603,7 +604,7 @@ def evidence(gl: Glyphs, refs: References, full: bool = False, whole=None) -> Ev
         return Evidence(gl, pr, whole=whole)
     if not full:
         ms = mixed(None, ps, whole, w)[1]
-        if ms[-1] > t.net_junk or _suit_share(ms, gl.red)[1] < t.net_suit:
+        if ms[-1] > t.net_junk or likeliest_suit(ms, gl.red)[1] < t.net_suit:
             return Evidence(gl, pr, ps, whole=whole)
     t_rank, rs, _ = refs.rank(gl.rank_ink)
     t_suit, ss, split = refs.suit(gl.suit_ink, gl.red) if gl.red is not None else ("", -1.0, 0.0)
@@ -618,7 +619,7 @@ def suit_share(ps: np.ndarray, red: bool, si: int) -> float:
     return float(ps[si] / (sum(ps[i] for i in same) + ps[-1]))
 
 
-def _suit_share(ps: np.ndarray, red: bool) -> tuple[int, float]:
+def likeliest_suit(ps: np.ndarray, red: bool) -> tuple[int, float]:
     """The network's suit among the suits of the ink's colour, and its share (suit_share)."""
     si = max((i for i, x in enumerate(SUITS) if (x in RED_SUITS) == red), key=lambda i: ps[i])
     return si, suit_share(ps, red, si)
@@ -634,7 +635,7 @@ def decide(ev: Evidence, t: Thresholds) -> IndexReading | None:
     rank = glyph_model.RANK_CLASSES[r]
     if rank not in RANKS or pr[r] < t.net_rank_low or pr[-1] > t.net_junk or ps[-1] > t.net_junk:
         return None
-    si, p_suit = _suit_share(ps, gl.red)
+    si, p_suit = likeliest_suit(ps, gl.red)
     suit = SUITS[si]
     if p_suit < t.net_suit:
         return None

@@ -24,9 +24,9 @@ import numpy as np
 
 from . import geometry as g
 from .cards import card_outline
-from .corner_index import FOREIGN_RANKS, Evidence, mixed, suit_share
+from .corner_index import FOREIGN_RANKS, Evidence, likeliest_suit, mixed, suit_share
 from .glyph_model import RANK_CLASSES
-from .glyphs import RANKS, RED_SUITS, SUITS
+from .glyphs import RANKS, SUITS
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,12 @@ class FusedReading:
     confidence: float
 
 
+def card_centre(point: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The centre of the card whose corner is ``point``, ``u`` along its
+    short edge and ``v`` along its long edge (plane mm)."""
+    return point + (g.CARD_W * u + g.CARD_H * v) / 2
+
+
 def same_card(a: Look, b: Look, tol: float = FUSION.same_card_mm) -> bool:
     """Whether two looks at different corners see one card: the card outlines
     they imply hold the same four corners (within ``tol`` mm).  Diagonal
@@ -114,7 +120,7 @@ def card_groups(looks: list[Look], tol: float = FUSION.same_card_mm) -> list[lis
     # outlines that hold the same corners have the same centre: only looks whose
     # centres meet are compared corner by corner (a region of many cards has
     # dozens of looks, and comparing every pair cost milliseconds)
-    centres = np.array([x.point + (g.CARD_W * x.u + g.CARD_H * x.v) / 2 for x in looks])
+    centres = np.array([card_centre(x.point, x.u, x.v) for x in looks])
     close = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2) < tol
     near: list[list[int]] = [[] for _ in range(n)]
     for i, j in zip(*np.nonzero(np.triu(close, 1)), strict=True):
@@ -175,9 +181,8 @@ def fuse(evs: list[Evidence], t: FusionThresholds = FUSION) -> FusedReading | No
     rank = RANK_CLASSES[r]
     if rank not in RANKS or pr[r] < t.rank or pr[-1] > t.junk or ps[-1] > t.junk:
         return None
-    si = max((i for i, x in enumerate(SUITS) if (x in RED_SUITS) == red), key=lambda i: ps[i])
+    si, p_suit = likeliest_suit(ps, red)
     suit = SUITS[si]
-    p_suit = suit_share(ps, red, si)
     if p_suit < t.suit:
         return None
     if any(e.rank_p[r] < t.look_rank or suit_share(e.suit_p, red, si) < t.look_suit for e in evs):

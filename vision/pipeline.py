@@ -49,8 +49,9 @@ from .corner_index import (
     evidence,
     extract_glyphs,
     read_patch,
+    whole_probs,
 )
-from .fusion import FUSION, FusionThresholds, Look, card_groups, fuse
+from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fuse
 from .index_check import shows_index_of
 from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
@@ -410,8 +411,8 @@ class VisionPipeline:
         of a two-index card) are left out."""
         if len(declined) < 2 or not glyph_model.available():
             return []
-        read_centres = np.array([p + (g.CARD_W * u + g.CARD_H * v) / 2 for p, u, v, _ in reads]).reshape(-1, 2)
-        centres = np.array([c.point + (g.CARD_W * u + g.CARD_H * v) / 2 for c, u, v, _ in declined])
+        read_centres = np.array([card_centre(p, u, v) for p, u, v, _ in reads]).reshape(-1, 2)
+        centres = np.array([card_centre(c.point, u, v) for c, u, v, _ in declined])
         keep = np.ones(len(declined), bool)
         if len(read_centres):
             keep = np.linalg.norm(centres[:, None, :] - read_centres[None, :, :], axis=2).min(axis=1) >= READ_CARD_MM
@@ -440,7 +441,7 @@ class VisionPipeline:
                 for j in cut:
                     if j not in seen:
                         # the whole-patch network too: a second reader that fails differently
-                        whole = _whole_probs(declined[ks[j]][3]) if patch_model.available() else None
+                        whole = whole_probs(declined[ks[j]][3]) if patch_model.available() else None
                         seen[j] = evidence(glyphs[j], self.refs, full=True, whole=whole)
                 out.append((bi, [looks[j] for j in cut], [seen[j] for j in cut]))
         return out
@@ -794,12 +795,6 @@ class _FrameBase(NamedTuple):
 def guessed_scale(frame_shape, work_f: float) -> float:
     """Work px per pseudo-mm when nothing says: the frame's longer side spans :data:`GUESSED_SPAN_MM`."""
     return max(frame_shape[:2]) * work_f / GUESSED_SPAN_MM
-
-
-def _whole_probs(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The whole-patch network's (rank, suit) probabilities for one patch."""
-    pr, ps = patch_model.patch_probs(patch[None])
-    return pr[0], ps[0]
 
 
 def _cards_read(result: FrameResult) -> int:
