@@ -83,11 +83,27 @@ def _traced_pipeline(pipe: VisionPipeline, img):
         seen["trace"] = {}
         return find_index_pairs(*a, **k, trace=seen["trace"])
 
+    # without a mat the frame is read at several scales (VisionPipeline._search_scale):
+    # the trace wanted is the finder's in the reading that was kept, not the last one
+    runs: list = []
+    inner = pipe._process
+
+    def process_once(frame, base):
+        seen.clear()
+        r = inner(frame, base)
+        runs.append((r, seen.get("trace", {}), seen.get("args")))
+        return r
+
     real, vp.find_index_pairs = vp.find_index_pairs, traced
+    pipe._process = process_once
     try:
         res = pipe.process(img)
     finally:
         vp.find_index_pairs = real
+        del pipe._process
+    for r, trace, args in runs:
+        if r is res:
+            return res, trace, args
     return res, seen.get("trace", {}), seen.get("args")
 
 
