@@ -91,6 +91,7 @@ def accuracy(n_scenes: int, seed0: int = 0) -> None:
     print(f"\naccuracy on {n_scenes} generated 1280x720 scenes (4-12 cards, 2/3 on the mat, 0-2 hands)")
     print(f"  cards found:              {pct(total.found, total.expected):6.2f} %  ({total.found}/{total.expected})")
     print(f"  found cards read right:   {pct(total.read, total.found):6.2f} %  ({total.read}/{total.found})")
+    print(f"  cards not found, reported unknown at their index: {pct(total.reported_unknown, total.expected):6.2f} %  ({total.reported_unknown}/{total.expected})")
     print(f"  frames without a false card on an occluder: {100 - pct(frames_occ_false, n_scenes):6.2f} %  ({frames_occ_false} bad of {n_scenes}; {frames_with_occluder} had hands)")
     print(f"  frames without any false card:              {100 - pct(frames_any_false, n_scenes):6.2f} %")
     print(f"  backs found:              {pct(total.backs_found, total.backs_expected):6.2f} %  ({total.backs_found}/{total.backs_expected})")

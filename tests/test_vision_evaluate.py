@@ -6,6 +6,8 @@ one card's index right beside the next card's bare corner)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from vision import geometry as g
@@ -53,3 +55,15 @@ def test_a_four_index_card_is_read_at_any_corner():
     spots = _index_spots(truth.cards[0], truth.homography)
     assert len(spots) == 4
     assert all(score(_reading(spot), truth).read == 1 for spot in spots)
+
+
+def test_an_unknown_at_an_index_is_reported_unknown_not_found():
+    truth = _truth()
+    spot = _index_spots(truth.cards[0], truth.homography)[0]
+    x, y = spot
+    sg = Sighting(0, "unknown", 0.3, ((x - 10, y - 10), (x + 100, y - 10), (x + 100, y + 150), (x - 10, y + 150)), anchors_px=((float(x), float(y)),))
+    s = score(FrameResult([sg], (800, 600)), truth)
+    assert (s.found, s.read, s.reported_unknown, s.false_cards) == (0, 0, 1, 0)
+    # a card read is not also reported unknown
+    s = score(FrameResult([_reading(spot).sightings[0], dataclasses.replace(sg, id=1)], (800, 600)), truth)
+    assert (s.found, s.reported_unknown) == (1, 0)

@@ -4,7 +4,9 @@ Used by bench/vision.py and the tests.  A face card counts as *expected* when
 at least one of its corner indices is fully uncovered; it is *found* when a
 card sighting was read within 9 mm of where a reading of one of its corners
 is placed (one sighting per card, nearest first), and *read* when rank and
-suit also match.  A sighting that
+suit also match.  A face card not found is *reported unknown* when an
+``unknown`` sighting is anchored there (its index was seen but not read: the
+referee knows a card lies there and can ask for it).  A sighting that
 matches no card is *false*; it is blamed on an occluder when it overlaps one."""
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class Score:
     expected: int = 0
     found: int = 0
     read: int = 0
+    reported_unknown: int = 0
     misread: list[tuple[str, str]] = field(default_factory=list)
     false_cards: int = 0
     false_on_occluder: int = 0
@@ -32,7 +35,7 @@ class Score:
     printed_found: int = 0
 
     def add(self, other: Score) -> None:
-        for k in ("expected", "found", "read", "false_cards", "false_on_occluder", "backs_expected", "backs_found", "printed_expected", "printed_found"):
+        for k in ("expected", "found", "read", "reported_unknown", "false_cards", "false_on_occluder", "backs_expected", "backs_found", "printed_expected", "printed_found"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.misread += other.misread
 
@@ -84,6 +87,14 @@ def score(result: FrameResult, truth: SceneTruth) -> Score:
             s.read += 1
         else:
             s.misread.append((f"{card.rank} {card.suit}", f"{sg.rank} {sg.suit}"))
+    unknown = [sg for sg in result.sightings if sg.kind == "unknown" and sg.id not in used]
+    for ci, card in enumerate(faces):
+        if ci in matched_cards or not unknown:
+            continue
+        spots = _index_spots(card, truth.homography)
+        near = [sg for sg in unknown if min(np.linalg.norm(np.array(a) - sp) for a in sg.anchors_px for sp in spots) < tol]
+        if near:
+            s.reported_unknown += 1
     for card in truth.cards:
         centre = card.corners_px.mean(0)
         if card.kind == "face":
