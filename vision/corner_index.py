@@ -109,6 +109,7 @@ class References:
             return np.stack(feats)[order], np.array(aspects)[order], (names, starts), names[inverse[order]]
 
         self._R, self._Ra, self._Rl, _ = grouped(self.rank_feats, self.rank_aspects, self.rank_labels)
+        self._bound = _Subspace.of(self._R, self._Ra) if len(self._R) >= 4 * BOUND_DIMS else None
         self._S, self._Sa, self._Sl, suit_names = grouped(self.suit_feats, self.suit_aspects, self.suit_labels)
         # Same-colour suits (clubs/spades, hearts/diamonds) differ in little of
         # their outline; a Fisher direction between them separates them far
@@ -145,21 +146,15 @@ class References:
     def _best(F, A, L, f, aspect, allowed=None) -> tuple[str, float, float]:
         """Best label by its best template: (label, score, margin over the next label)."""
         # einsum, not BLAS: a threaded BLAS on a busy machine is 30x slower here
-        scores = np.einsum("ij,j->i", F, f) - 0.35 * np.abs(np.log(np.maximum(A, 1e-3) / max(aspect, 1e-3)))
-        labels, starts = L
-        best = np.maximum.reduceat(scores, starts).astype(np.float64)
-        if allowed is not None:
-            best[[lab not in allowed for lab in labels]] = -9.0
-        order = np.argsort(-best)
-        if best[order[0]] <= -9:
-            return "", -1.0, 0.0
-        second = best[order[1]] if len(order) > 1 else -1.0
-        return str(labels[order[0]]), float(best[order[0]]), float(best[order[0]] - second)
+        return _pick(np.einsum("ij,j->i", F, f) - _aspect_penalty(A, aspect), L, allowed)
 
     def rank(self, ink: np.ndarray) -> tuple[str, float, float]:
         """Best rank for a cropped glyph's ink: (label, score, margin over the next label)."""
         m = ink
-        return self._best(self._R, self._Ra, self._Rl, feature(m), m.shape[1] / m.shape[0])
+        f, aspect = feature(m), m.shape[1] / m.shape[0]
+        if self._bound is None:
+            return self._best(self._R, self._Ra, self._Rl, f, aspect)
+        return _pick(_bounded_scores(self._R, self._Ra, self._Rl, self._bound, f, aspect), self._Rl)
 
     def suit(self, ink: np.ndarray, red: bool | None) -> tuple[str, float, float]:
         """Best suit: (label, shape score, separation from the other suit of that colour)."""
@@ -178,6 +173,78 @@ class References:
             label = lda_label
             margin = min(abs(z) / weight, 0.3) if red is not None else min(margin, abs(z) / weight)
         return label, score, margin
+
+
+def _aspect_penalty(A: np.ndarray, aspect: float) -> np.ndarray:
+    """What a template of aspect ratio ``A`` loses against a glyph of ``aspect``."""
+    return 0.35 * np.abs(np.log(np.maximum(A, 1e-3) / max(aspect, 1e-3)))
+
+
+def _pick(scores: np.ndarray, L, allowed=None) -> tuple[str, float, float]:
+    """(label, score, margin over the next label) of templates' ``scores``
+    (grouped by label as ``L`` = (names, starts) says)."""
+    labels, starts = L
+    best = np.maximum.reduceat(scores, starts).astype(np.float64)
+    if allowed is not None:
+        best[[lab not in allowed for lab in labels]] = -9.0
+    order = np.argsort(-best)
+    if best[order[0]] <= -9:
+        return "", -1.0, 0.0
+    second = best[order[1]] if len(order) > 1 else -1.0
+    return str(labels[order[0]]), float(best[order[0]]), float(best[order[0]] - second)
+
+
+#: dimensions of the rank templates' principal subspace (see _Subspace):
+#: 48 leave about 2 % of the 4000 templates to score in full
+BOUND_DIMS = 48
+
+
+@dataclass(frozen=True)
+class _Subspace:
+    """A template set's principal subspace: each template's part in it
+    (``parts``, float32, one column a template) and the length of the rest
+    (``rests``).  A template's score against a feature is its part's against
+    the feature's part, give or take the product of the two rests
+    (Cauchy-Schwarz): a few cheap products bound every score, and only the
+    templates that may be their label's best among the two best labels are
+    scored in full."""
+
+    basis: np.ndarray  # features x BOUND_DIMS, orthonormal columns (float64)
+    parts: np.ndarray  # BOUND_DIMS x templates (float32)
+    rests: np.ndarray  # templates (float64)
+    log_aspects: np.ndarray  # templates: log of the aspect ratio as _aspect_penalty takes it
+
+    @staticmethod
+    def of(F: np.ndarray, A: np.ndarray) -> _Subspace:
+        F64 = F.astype(np.float64)
+        basis = np.ascontiguousarray(np.linalg.svd(F64, full_matrices=False)[2][:BOUND_DIMS].T)
+        parts = F64 @ basis
+        rests = np.sqrt(((F64 - parts @ basis.T) ** 2).sum(axis=1))
+        return _Subspace(basis, np.ascontiguousarray(parts.T, np.float32), rests, np.log(np.maximum(A, 1e-3)))
+
+
+#: what float32 rounding may move a bounded score by (far more than it can: 320 products)
+BOUND_SLACK = 1e-3
+
+
+def _bounded_scores(F: np.ndarray, A: np.ndarray, L, sub: _Subspace, f: np.ndarray, aspect: float) -> np.ndarray:
+    """The template scores :meth:`References._best` would compute, exactly
+    (the same products), for every template that may be its label's best
+    among the two best labels; -inf for the rest, which cannot change what
+    _pick says."""
+    f64 = f.astype(np.float64)
+    pf = np.einsum("ij,i->j", sub.basis, f64)
+    rest = float(np.sqrt(max(float(f64 @ f64) - float(pf @ pf), 0.0)))
+    near = np.einsum("j,ji->i", pf.astype(np.float32), sub.parts) - 0.35 * np.abs(sub.log_aspects - np.log(max(aspect, 1e-3)))
+    slack = sub.rests * rest + BOUND_SLACK
+    lows = np.maximum.reduceat(near - slack, L[1])
+    if len(lows) < 2 or not np.all(np.isfinite(lows)):
+        return np.einsum("ij,j->i", F, f) - _aspect_penalty(A, aspect)
+    floor = np.partition(lows, -2)[-2]  # the second best label's best score is at least this
+    keep = np.flatnonzero(near + slack >= floor)
+    scores = np.full(len(F), -np.inf)
+    scores[keep] = np.einsum("ij,j->i", F[keep], f) - _aspect_penalty(A[keep], aspect)
+    return scores
 
 
 def _variants(ink: np.ndarray):
@@ -227,9 +294,18 @@ def _ink(patch: np.ndarray) -> np.ndarray:
 
 def _levels(ink: np.ndarray, fractions) -> list[float]:
     """Percentiles of a uint8 image from its histogram (far cheaper than np.percentile)."""
-    hist = np.cumsum(cv2.calcHist([ink], [0], None, [256], [0, 256]).ravel())
-    total = hist[-1]
-    return [float(np.searchsorted(hist, f * total)) for f in fractions]
+    return _levels_of(_cumulative(ink), fractions)
+
+
+def _cumulative(ink: np.ndarray) -> np.ndarray:
+    """The cumulative histogram of a uint8 image (float32 counts, as calcHist gives)."""
+    return np.cumsum(cv2.calcHist([ink], [0], None, [256], [0, 256]).ravel())
+
+
+def _levels_of(cumulative: np.ndarray, fractions) -> list[float]:
+    """:func:`_levels` from the image's cumulative histogram (one histogram, several asks)."""
+    total = cumulative[-1]
+    return [float(v) for v in np.searchsorted(cumulative, [f * total for f in fractions])]
 
 
 def segment(patch: np.ndarray, ink: np.ndarray | None = None) -> tuple[np.ndarray, list[tuple[int, int, int, int, int]]] | None:
@@ -239,30 +315,25 @@ def segment(patch: np.ndarray, ink: np.ndarray | None = None) -> tuple[np.ndarra
     return None if seg is None else seg[:2]
 
 
-def _segment(patch: np.ndarray, ink: np.ndarray | None = None):
+def _segment(patch: np.ndarray, ink: np.ndarray | None = None, cumulative: np.ndarray | None = None):
     """(labels, glyph-sized components, components too tall to be one glyph but
-    narrow enough to be a rank and a suit run together), or None."""
+    narrow enough to be a rank and a suit run together), or None.
+    ``cumulative``: the ink's :func:`_cumulative` histogram, when made already."""
     ink = _ink(patch) if ink is None else ink
-    lo, hi = _levels(ink, (0.2, 0.99))
+    lo, hi = _levels_of(_cumulative(ink) if cumulative is None else cumulative, (0.2, 0.99))
     if hi - lo < 50:
         return None
     thr = lo + (hi - lo) * 0.45
     binary = (ink > thr).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     ph, pw = binary.shape
-    comps, tall = [], []
-    min_h = MIN_GLYPH_MM * PATCH_PPM
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if x <= 0 or y <= 0 or x + w >= pw or y + h >= ph:
-            continue
-        if h < min_h or w > 11 * PATCH_PPM or area < 12:
-            continue
-        if h > MAX_GLYPH_MM * PATCH_PPM:
-            if h <= 22 * PATCH_PPM:
-                tall.append((i, int(x), int(y), int(w), int(h)))
-            continue
-        comps.append((i, int(x), int(y), int(w), int(h)))
+    # the tests at once over all components (a noisy patch has dozens), the
+    # few kept listed in label order
+    x, y, w, h, area = stats[1:n].T
+    glyph = (x > 0) & (y > 0) & (x + w < pw) & (y + h < ph) & (h >= MIN_GLYPH_MM * PATCH_PPM) & (w <= 11 * PATCH_PPM) & (area >= 12)
+    big = h > MAX_GLYPH_MM * PATCH_PPM
+    comps = [(int(i) + 1, int(x[i]), int(y[i]), int(w[i]), int(h[i])) for i in np.flatnonzero(glyph & ~big)]
+    tall = [(int(i) + 1, int(x[i]), int(y[i]), int(w[i]), int(h[i])) for i in np.flatnonzero(glyph & big & (h <= 22 * PATCH_PPM))]
     return labels, comps, tall
 
 
@@ -328,19 +399,30 @@ def _split_merged(labels: np.ndarray, c, new_id: int):
 
 def _paper_and_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarray) -> bool | None:
     """True if the ink under ``mask`` is red, False if black/blue, None if unsure."""
-    ink = patch[mask > 0].astype(np.float32)
+    ink = patch[mask > 0]
     # every other row and column of the paper is plenty for its median colour
-    paper = patch[::2, ::2][paper_mask[::2, ::2]].astype(np.float32)
+    paper = patch[::2, ::2][paper_mask[::2, ::2]]
     if len(ink) < 4 or len(paper) < 10:
         return None
-    p = np.median(paper, axis=0) + 1
-    c = np.median(ink, axis=0) / p  # white-balanced ink colour (B, G, R)
+    p = _median_colour(paper) + 1
+    c = _median_colour(ink) / p  # white-balanced ink colour (B, G, R)
     redness = c[2] - max(c[0], c[1])
     if redness > 0.22:
         return True
     if redness < 0.1:
         return False
     return None
+
+
+def _median_colour(pixels: np.ndarray) -> np.ndarray:
+    """np.median(pixels.astype(np.float32), axis=0) of N x 3 uint8 pixels (N > 0),
+    the same float32 values: the middle one or two grey levels found by a
+    partial sort of the whole numbers, not of floats."""
+    n = len(pixels)
+    mid = np.partition(pixels, (n - 1) // 2 if n % 2 else (n // 2 - 1, n // 2), axis=0)
+    if n % 2:
+        return mid[n // 2].astype(np.float32)
+    return (mid[n // 2 - 1].astype(np.float32) + mid[n // 2].astype(np.float32)) / np.float32(2)
 
 
 def _glyph_ink(raw: np.ndarray, floor: float, labels: np.ndarray, ids: list[int], box) -> np.ndarray:
@@ -387,7 +469,8 @@ def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
     """Find an index layout (a rank glyph group with a suit glyph below it) in an
     upright patch, without deciding what they are."""
     raw = _ink(patch)
-    seg = _segment(patch, raw)
+    cumulative = _cumulative(raw)
+    seg = _segment(patch, raw, cumulative)
     if seg is None:
         return None
     labels, comps, tall = seg
@@ -411,7 +494,7 @@ def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
     gy0 = min(c[2] for c in group)
     gy1 = max(c[2] + c[4] for c in group)
     _, sx, sy, sw, sh = suit_c
-    p20, p40 = _levels(raw, (0.2, 0.4))
+    p20, p40 = _levels_of(cumulative, (0.2, 0.4))
     rank_ink = _glyph_ink(raw, p20, labels, [c[0] for c in group], (gx0, gy0, gx1, gy1))
     suit_ink = _glyph_ink(raw, p20, labels, [suit_c[0]], (sx, sy, sx + sw, sy + sh))
     paper = (labels == 0) & (raw <= p40)
@@ -503,9 +586,12 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
     if r is not None or not use_whole or gl.red is None:
         return r
     # only where the glyph reader did not read: the network costs a third of a read
+    pr, ps = whole or whole_probs(patch)
+    if decide_patch(patch, gl, pr, ps, t) is None:
+        return None  # the glyph networks could only agree with a reading there is not
     rank_p = ev.rank_p if ev.rank_p is not None else glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
     suit_p = ev.suit_p if ev.suit_p is not None else glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
-    return decide_patch(patch, gl, *(whole or whole_probs(patch)), t, (rank_p, suit_p))
+    return decide_patch(patch, gl, pr, ps, t, (rank_p, suit_p))
 
 
 def whole_probs(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

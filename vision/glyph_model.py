@@ -35,6 +35,8 @@ RANK_CLASSES = (*RANKS, "0", "1", "junk")
 SUIT_CLASSES = (*SUITS, "junk")
 CANVAS = 24  # network input, pixels a side
 LAYERS = ("K1", "c1", "K2", "c2", "W1", "b1", "W2", "b2")
+#: the zero an image gets appended for its neighbours beyond the edge (read only)
+_ZERO = np.zeros(1, np.float32)
 
 
 def glyph_canvas(ink: np.ndarray, out: np.ndarray | None = None) -> tuple[np.ndarray, float]:
@@ -75,7 +77,7 @@ def _im2col(x: np.ndarray) -> np.ndarray:
     """C x H x W -> (9*C) x (H*W): every pixel's 3 x 3 neighbourhood (zero
     padded), neighbour by neighbour, each neighbour's channels together."""
     c, h, w = x.shape
-    return np.append(x.ravel(), np.float32(0)).take(_neighbours(c, h, w))
+    return np.concatenate((x.ravel(), _ZERO)).take(_neighbours(c, h, w))
 
 
 def _pool(x: np.ndarray) -> np.ndarray:
@@ -101,7 +103,7 @@ class _Net:
         n = img.shape[1]
         a1 = np.maximum(self.K1 @ _im2col(img) + self.c1, 0).reshape(-1, n, n)
         a2 = np.maximum(self.K2 @ _im2col(_pool(a1)) + self.c2, 0).reshape(-1, n // 2, n // 2)
-        f = np.append(_pool(a2).ravel(), np.float32(aspect))
+        f = np.concatenate((_pool(a2).ravel(), np.array([aspect], np.float32)))
         h = np.maximum(f @ self.W1 + self.b1, 0)
         return h @ self.W2 + self.b2
 
@@ -134,12 +136,18 @@ class _Mlp:
 def stretched_features(ink: np.ndarray) -> np.ndarray:
     """The first network's input: the ink resized to 16 x 20, zero mean, unit
     length, and the logarithm of the box's aspect ratio."""
-    ink = ink.astype(np.float32)
+    ink = np.asarray(ink, np.float32)
     f = cv2.resize(ink, (16, 20), interpolation=cv2.INTER_AREA).ravel()
-    f -= f.mean()
+    f -= _mean(f)
     n = float(np.sqrt(np.dot(f, f)))
     f = f / n if n > 1e-6 else f
-    return np.append(f, np.float32(np.log(max(ink.shape[1], 1) / max(ink.shape[0], 1)))).astype(np.float32)
+    return np.concatenate((f, np.array([np.log(max(ink.shape[1], 1) / max(ink.shape[0], 1))], np.float32)))
+
+
+def _mean(f: np.ndarray) -> np.float32:
+    """``f.mean()`` of a float32 array, the same value (its sum over a count
+    taken as np.intp, in float64, rounded back), without np.mean's overhead."""
+    return np.float32(f.sum() / np.intp(f.size))
 
 
 class _Ensemble:
