@@ -369,6 +369,15 @@ def _segment_points(point: np.ndarray, u: np.ndarray, v: np.ndarray, w: float, h
     return sides
 
 
+def _within(outlines: list[np.ndarray], point: np.ndarray, reach: float) -> list[np.ndarray]:
+    """The outlines with a corner nearer ``point`` than ``reach`` (plane mm):
+    outlines of one shape measured together (the same distances as one by one)."""
+    if len(outlines) > 1 and len({np.shape(c) for c in outlines}) == 1:
+        near = np.linalg.norm(np.asarray(outlines) - point, axis=2).min(axis=1) < reach
+        return [c for c, ok in zip(outlines, near, strict=True) if ok]
+    return [c for c in outlines if np.linalg.norm(np.asarray(c) - point, axis=1).min() < reach]
+
+
 def _shrink(outline: np.ndarray, mm: float) -> np.ndarray:
     c = outline.mean(axis=0)
     d = outline - c
@@ -408,7 +417,7 @@ def judge(
     # not read), dropped before anything is warped.  Not kept as a face
     # candidate (which may win its place from a back): the same backs either way
     t = np.linspace(0.2, 0.8, 5) * (1.0 if plane.metric else 0.6)
-    mids = np.array([point + a * g.CARD_W * u + b * g.CARD_H * v for a in t for b in t])
+    mids = _spread(point, u, v, t)
     ij = np.round(cv2.perspectiveTransform(np.float32(mids).reshape(-1, 1, 2), np.linalg.inv(plane.work_to_plane)).reshape(-1, 2)).astype(int)
     ph, pw = paper.shape[:2]
     ok = (ij[:, 0] >= 0) & (ij[:, 0] < pw) & (ij[:, 1] >= 0) & (ij[:, 1] < ph)
@@ -428,7 +437,7 @@ def judge(
     inv = np.linalg.inv(A)
     # only cards that can reach the view (it spans under 150 mm from the card's middle)
     middle = point + 0.5 * SLACK * (g.CARD_W * u + g.CARD_H * v)
-    covers = [c for c in covers if np.linalg.norm(np.asarray(c) - middle, axis=1).min() < REACH]
+    covers = _within(covers, middle, REACH)
     for c in covers:
         pts = cv2.perspectiveTransform(np.float32(c).reshape(-1, 1, 2), inv).reshape(-1, 2)
         cv2.fillConvexPoly(covered, np.round(pts).astype(np.int32), 255)
@@ -603,8 +612,16 @@ def _outer_corners(bi: int, blob: Blob, metric: bool) -> list[Corner]:
 
 def _grid(point: np.ndarray, u: np.ndarray, v: np.ndarray, span: float) -> np.ndarray:
     """Nine points spread over the card (plane mm), within ``span`` of its nominal size from ``point``."""
-    t = np.array([0.2, 0.5, 0.8]) * span
-    return np.array([point + a * g.CARD_W * u + b * g.CARD_H * v for a in t for b in t])
+    return _spread(point, u, v, np.array([0.2, 0.5, 0.8]) * span)
+
+
+def _spread(point: np.ndarray, u: np.ndarray, v: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The points ``point + a * CARD_W * u + b * CARD_H * v`` for ``a`` then
+    ``b`` in ``t`` (plane mm, a-major), summed in that order (the same
+    numbers as a loop over them)."""
+    across = (t * g.CARD_W)[:, None] * np.asarray(u)
+    along = (t * g.CARD_H)[:, None] * np.asarray(v)
+    return (np.asarray(point) + across[:, None, :] + along[None, :, :]).reshape(-1, 2)
 
 
 def find_backs(

@@ -57,9 +57,10 @@ def feature(ink: np.ndarray) -> np.ndarray:
     """A glyph's ink (float or uint8, tightly cropped to its box) -> normalised
     feature vector.  Grey levels, not a binary mask, so blur and low resolution
     change it little."""
-    f = cv2.resize(ink.astype(np.float32), (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA).ravel()
-    f -= f.mean()
-    n = np.linalg.norm(f)
+    f = cv2.resize(np.asarray(ink, np.float32), (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA).ravel()
+    # f.mean() and np.linalg.norm(f), the same floats, without their overhead
+    f -= np.float32(f.sum() / np.intp(f.size))
+    n = np.sqrt(f.dot(f))
     return f / n if n > 1e-6 else f
 
 
@@ -305,7 +306,7 @@ def _cumulative(ink: np.ndarray) -> np.ndarray:
 def _levels_of(cumulative: np.ndarray, fractions) -> list[float]:
     """:func:`_levels` from the image's cumulative histogram (one histogram, several asks)."""
     total = cumulative[-1]
-    return [float(v) for v in np.searchsorted(cumulative, [f * total for f in fractions])]
+    return [float(np.searchsorted(cumulative, f * total)) for f in fractions]
 
 
 def segment(patch: np.ndarray, ink: np.ndarray | None = None) -> tuple[np.ndarray, list[tuple[int, int, int, int, int]]] | None:
@@ -327,13 +328,19 @@ def _segment(patch: np.ndarray, ink: np.ndarray | None = None, cumulative: np.nd
     binary = (ink > thr).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     ph, pw = binary.shape
-    # the tests at once over all components (a noisy patch has dozens), the
-    # few kept listed in label order
-    x, y, w, h, area = stats[1:n].T
-    glyph = (x > 0) & (y > 0) & (x + w < pw) & (y + h < ph) & (h >= MIN_GLYPH_MM * PATCH_PPM) & (w <= 11 * PATCH_PPM) & (area >= 12)
-    big = h > MAX_GLYPH_MM * PATCH_PPM
-    comps = [(int(i) + 1, int(x[i]), int(y[i]), int(w[i]), int(h[i])) for i in np.flatnonzero(glyph & ~big)]
-    tall = [(int(i) + 1, int(x[i]), int(y[i]), int(w[i]), int(h[i])) for i in np.flatnonzero(glyph & big & (h <= 22 * PATCH_PPM))]
+    comps, tall = [], []
+    min_h = MIN_GLYPH_MM * PATCH_PPM
+    # whole numbers, not numpy's: the tests below cost a tenth
+    for i, (x, y, w, h, area) in enumerate(stats[1:n].tolist(), 1):
+        if x <= 0 or y <= 0 or x + w >= pw or y + h >= ph:
+            continue
+        if h < min_h or w > 11 * PATCH_PPM or area < 12:
+            continue
+        if h > MAX_GLYPH_MM * PATCH_PPM:
+            if h <= 22 * PATCH_PPM:
+                tall.append((i, x, y, w, h))
+            continue
+        comps.append((i, x, y, w, h))
     return labels, comps, tall
 
 

@@ -130,7 +130,9 @@ class _Mlp:
         h = np.maximum(x @ self.W1 + self.b1, 0)
         z = (h @ self.W2 + self.b2).reshape(self.n, self.k)
         z = np.exp(z - z.max(axis=1, keepdims=True))
-        return (z / z.sum(axis=1, keepdims=True)).mean(axis=0)
+        # the members' mean as np.mean takes it (a sum over a count as np.intp), without its overhead
+        p = (z / z.sum(axis=1, keepdims=True)).sum(axis=0)
+        return np.true_divide(p, np.intp(self.n), out=p, casting="unsafe")
 
 
 def stretched_features(ink: np.ndarray) -> np.ndarray:
