@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from . import geometry as g
-from . import glyph_model, patch_model
+from . import glyph_model, patch_model, pips
 from .backs import face_margins, find_backs
 from .card_scale import card_scale
 from .cards import (
@@ -239,7 +239,9 @@ class VisionPipeline:
                     last = self._last[1]
                     return FrameResult(last.sightings, last.size, last.to_mat, self._count, last.clear, last.clear_scale)
         base = self._frame_base(frame)
-        result = self._process(frame, base)
+        # without a mat, pips are read only at a scale taken from cards lying whole:
+        # the scale search compares counts of cards read, and a pip read tipped it
+        result = self._process(frame, base, pips_ok=base.cal is not None or self._scale is not None)
         if not result.mat_seen and self._scale is None and self._count >= self._next_scale_search:
             result = self._search_scale(frame, base, result)
         if thumb is not None:
@@ -284,7 +286,7 @@ class VisionPipeline:
         *_, plane, blobs = self._prepare(frame, base)
         return card_scale([c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)])
 
-    def _process(self, frame: np.ndarray, base: _FrameBase) -> FrameResult:
+    def _process(self, frame: np.ndarray, base: _FrameBase, pips_ok: bool = False) -> FrameResult:
         h, w = frame.shape[:2]
         gray, cal, f, small, work_gray, bg, mask, plane, blobs = self._prepare(frame, base)
         found: list[_Found] = []
@@ -324,6 +326,12 @@ class VisionPipeline:
         for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs):
             r = p.reading
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
+        # number cards still unread whose face lies uncovered: their pips (vision.pips)
+        for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found) if pips_ok else []:
+            r = pips.decide(face, evs)
+            if r is not None:
+                c, u, v = looks[0]
+                found.append(_Found("card", card_outline(c.point, u, v), [x.point + 5 * xu + 8 * xv for x, xu, xv in looks], r.confidence, r.rank, r.suit))
         found = _merge_same_card(found)
         # printed cards and marked backs
         markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)
@@ -444,6 +452,46 @@ class VisionPipeline:
                         whole = whole_probs(declined[ks[j]][3]) if patch_model.available() else None
                         seen[j] = evidence(glyphs[j], self.refs, full=True, whole=whole)
                 out.append((bi, [looks[j] for j in cut], [seen[j] for j in cut]))
+        return out
+
+    def _pip_faces(self, frame, plane: Plane, declined, blobs, found) -> list[tuple[list, pips.PipFace, list[Evidence]]]:
+        """Cards not found otherwise whose index corners were declined and
+        whose face lies (almost) wholly on that corner's own paper region, so
+        no other card or hand covers it: [(looks [(corner, u, v)], the face's
+        pips, the evidence of each look whose glyphs were cut)].  Looks
+        implying one card (diagonal corners) are one card; the index's
+        evidence is gathered only for a face whose pips lie as a number
+        card's (:func:`vision.pips.read_face`, ``layout_ok``)."""
+        if not declined or not glyph_model.available():
+            return []
+        taken = [_centre(x.outline) for x in found if x.kind == "card"]
+        groups: list[tuple[np.ndarray, list]] = []
+        for c, u, v, patch in declined:
+            ctr = card_centre(c.point, u, v)
+            if any(float(np.linalg.norm(ctr - t)) < READ_CARD_MM for t in taken):
+                continue
+            for gc, members in groups:
+                if float(np.linalg.norm(gc - ctr)) < FUSION.same_card_mm:
+                    members.append((c, u, v, patch))
+                    break
+            else:
+                groups.append((ctr, [(c, u, v, patch)]))
+        out = []
+        for _, members in groups:
+            c, u, v, _ = members[0]
+            if pips.face_cover(card_outline(c.point, u, v), blobs[c.blob].contour_plane) < pips.PIPS.cover:
+                continue
+            face = pips.read_face(pips.sample_face(frame, plane, c.point, u, v))
+            evs = []
+            if not face.why and face.red is not None and not face.others and pips.layout_ok(face.pips):
+                # the diagonal corner carries the index too (its own corner may not have been found)
+                far = c.point + g.CARD_W * u + g.CARD_H * v
+                patches = [m[3] for m in members]
+                if all(float(np.linalg.norm(m[0].point - far)) > FUSION.same_card_mm for m in members):
+                    patches.append(sample_patch(frame, plane, far, -u, -v))
+                gls = [extract_glyphs(p) for p in patches]
+                evs = [evidence(gl, self.refs, full=True) for gl in gls if gl is not None]
+            out.append(([(m[0], m[1], m[2]) for m in members], face, evs))
         return out
 
     def _read_corner(
