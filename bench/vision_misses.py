@@ -88,9 +88,9 @@ def _traced_pipeline(pipe: VisionPipeline, img):
     runs: list = []
     inner = pipe._process
 
-    def process_once(frame, base):
+    def process_once(*a, **k):
         seen.clear()
-        r = inner(frame, base)
+        r = inner(*a, **k)
         runs.append((r, seen.get("trace", {}), seen.get("args")))
         return r
 
