@@ -145,6 +145,7 @@ class VisionPipeline:
         self._scale: float | None = None  # work px per pseudo-mm without a mat
         self._next_scale_search = 0  # frame count from which a scale may be searched again
         self._count = 0
+        self._read_pips = False  # whether _process reads pips (vision.pips): set per frame by process
 
     # -- geometry --------------------------------------------------------------
 
@@ -241,7 +242,8 @@ class VisionPipeline:
         base = self._frame_base(frame)
         # without a mat, pips are read only at a scale taken from cards lying whole:
         # the scale search compares counts of cards read, and a pip read tipped it
-        result = self._process(frame, base, pips_ok=base.cal is not None or self._scale is not None)
+        self._read_pips = base.cal is not None or self._scale is not None
+        result = self._process(frame, base)
         if not result.mat_seen and self._scale is None and self._count >= self._next_scale_search:
             result = self._search_scale(frame, base, result)
         if thumb is not None:
@@ -259,6 +261,7 @@ class VisionPipeline:
         :data:`SCALE_SEARCH_EVERY` frames.  Only the plane and what is found in
         it are worked out again (``base`` is the frame's own part)."""
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
+        self._read_pips = False
         guess = guessed_scale(frame.shape, base.f)
         best, best_n, best_scale = result, _cards_read(result), None
         # the cards' own edges say how large they are (vision.card_scale): a
@@ -286,7 +289,7 @@ class VisionPipeline:
         *_, plane, blobs = self._prepare(frame, base)
         return card_scale([c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)])
 
-    def _process(self, frame: np.ndarray, base: _FrameBase, pips_ok: bool = False) -> FrameResult:
+    def _process(self, frame: np.ndarray, base: _FrameBase) -> FrameResult:
         h, w = frame.shape[:2]
         gray, cal, f, small, work_gray, bg, mask, plane, blobs = self._prepare(frame, base)
         found: list[_Found] = []
@@ -327,7 +330,7 @@ class VisionPipeline:
             r = p.reading
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
-        for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found) if pips_ok else []:
+        for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found) if self._read_pips else []:
             r = pips.decide(face, evs)
             if r is not None:
                 c, u, v = looks[0]
