@@ -112,7 +112,10 @@ def test_face_cover_says_how_much_of_the_card_lies_on_its_paper():
     whole = outline + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
     assert pips.face_cover(outline, whole) == pytest.approx(1.0)
     half = np.array([[99, 99], [164, 99], [164, 144], [99, 144]], float)
-    assert 0.4 < pips.face_cover(outline, half) < 0.6
+    assert pips.face_cover(outline, half) == 0.0  # two corners off the paper: rejected at once
+    # a strip of 3 mm cut off one side: the corners are 1 mm off, the share is counted
+    strip = np.array([[99, 99], [160, 99], [160, 189], [99, 189]], float)
+    assert 0.9 < pips.face_cover(outline, strip) < 0.975
     # bad inputs: nothing covered
     assert pips.face_cover(outline, np.zeros((0, 2))) == 0.0
     assert pips.face_cover(outline * np.nan, whole) == 0.0

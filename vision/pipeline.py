@@ -464,14 +464,23 @@ class VisionPipeline:
         pips, the evidence of each look whose glyphs were cut)].  Looks
         implying one card (diagonal corners) are one card; the index's
         evidence is gathered only for a face whose pips lie as a number
-        card's (:func:`vision.pips.read_face`, ``layout_ok``)."""
+        card's (:func:`vision.pips.read_face` says no ``why``)."""
         if not declined or not glyph_model.available():
             return []
-        taken = [_centre(x.outline) for x in found if x.kind == "card"]
+        taken = np.array([_centre(x.outline) for x in found if x.kind == "card"]).reshape(-1, 2)
+        # a paper region smaller than the face it should hold whole holds none (most declined corners)
+        least = 0.8 * CARD_AREA
+        looks = [x for x in declined if blobs[x[0].blob].area >= least]
+        if not looks:
+            return []
+        centres = np.array([card_centre(c.point, u, v) for c, u, v, _ in looks])
+        if len(taken):
+            near = np.linalg.norm(centres[:, None, :] - taken[None, :, :], axis=2).min(axis=1) < READ_CARD_MM
+        else:
+            near = np.zeros(len(looks), bool)
         groups: list[tuple[np.ndarray, list]] = []
-        for c, u, v, patch in declined:
-            ctr = card_centre(c.point, u, v)
-            if any(float(np.linalg.norm(ctr - t)) < READ_CARD_MM for t in taken):
+        for (c, u, v, patch), ctr, skip in zip(looks, centres, near, strict=True):
+            if skip:
                 continue
             for gc, members in groups:
                 if float(np.linalg.norm(gc - ctr)) < FUSION.same_card_mm:
@@ -486,7 +495,7 @@ class VisionPipeline:
                 continue
             face = pips.read_face(pips.sample_face(frame, plane, c.point, u, v))
             evs = []
-            if not face.why and face.red is not None and not face.others and pips.layout_ok(face.pips):
+            if not face.why:
                 # the diagonal corner carries the index too (its own corner may not have been found)
                 far = c.point + g.CARD_W * u + g.CARD_H * v
                 patches = [m[3] for m in members]

@@ -107,7 +107,8 @@ def face_cover(outline: np.ndarray, contour: np.ndarray, shrink: float = 2.0) ->
     """The share of the card ``outline`` (plane mm, 4 corners), shrunk by
     ``shrink`` mm all round, that lies inside the paper region ``contour``
     (plane mm): 1 when no other card or hand covers the face.  Rasterised at
-    1 px/mm over the outline's box."""
+    1 px/mm over the outline's box; 0 at once when a corner of the shrunk
+    outline lies more than 5 mm off the paper."""
     outline = np.asarray(outline, np.float64)
     contour = np.asarray(contour, np.float64).reshape(-1, 2)
     if outline.shape != (4, 2) or len(contour) < 3 or not (np.isfinite(outline).all() and np.isfinite(contour).all()):
@@ -118,6 +119,10 @@ def face_cover(outline: np.ndarray, contour: np.ndarray, shrink: float = 2.0) ->
     if n.min() <= shrink:
         return 0.0
     inner = c + d * (1 - shrink / n)
+    poly = contour.astype(np.float32).reshape(-1, 1, 2)
+    # quick: a corner more than 5 mm off the paper leaves much of the face off it
+    if any(cv2.pointPolygonTest(poly, (float(x), float(y)), True) < -5.0 for x, y in inner):
+        return 0.0
     x0, y0 = np.floor(inner.min(axis=0)) - 1
     x1, y1 = np.ceil(inner.max(axis=0)) + 1
     w, h = int(x1 - x0), int(y1 - y0)
@@ -229,6 +234,14 @@ def read_face(face: np.ndarray, ppm: float = FACE_PPM, t: PipThresholds = PIPS) 
     mx, my = (min(cxs) + max(cxs)) / 2, (min(cys) + max(cys)) / 2
     if abs(mx - g.CARD_W / 2) > t.off_centre_mm or abs(my - g.CARD_H / 2) > t.off_centre_mm:
         return PipFace(why="off centre")
+    # the suit networks (the costly part) only for pips that lie as a number card's
+    where = [Pip(cx - mx, cy - my, w / ppm, h / ppm, np.zeros(0)) for _, x, y, w, h, cx, cy in group]
+    if others:
+        return PipFace(tuple(where), red, "others", others)
+    if red is None:
+        return PipFace(tuple(where), red, "colour unsure")
+    if not layout_ok(where, t.sym_mm, t.max_turn_deg):
+        return PipFace(tuple(where), red, "layout")
     pips = []
     for i, x, y, w, h, cx, cy in group:
         own = cv2.dilate((labels[y : y + h, x : x + w] == i).view(np.uint8), np.ones((3, 3), np.uint8))
