@@ -57,6 +57,7 @@ from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
+from .unread import UnreadLook, anchor, inside_any, unread_cards
 
 CARD_AREA = g.CARD_W * g.CARD_H
 #: work copy resolution over the mat.  Coarser copies were tried for 1080p
@@ -82,6 +83,8 @@ NOTCH_CHECK = 0.6
 #: a declined corner whose card's centre lies this near a card read at a corner
 #: is that card's (a bare corner) and is not pooled (vision.fusion)
 READ_CARD_MM = 10.0
+#: an unknown card from declined index corners (vision.unread): below any reading
+UNREAD_CONFIDENCE = 0.3
 #: without a mat, the longer side of the work copy (px)
 NO_MAT_WORK_SIDE = 1280.0
 #: without a mat or a card lying whole, the guess of what the frame's longer side spans (mm)
@@ -378,6 +381,7 @@ class VisionPipeline:
         for m in marker_found:
             found = [x for x in found if not (x.kind in ("face_down", "unknown") and _inside(_centre(x.outline), m.outline))]
         found += marker_found
+        found += self._unread(declined, found, plane, frame.shape, table_share)
         found = _dedupe(found)
         overlapping = _overlapping(found)
         on_top = self._stack_evidence(frame, plane, found, overlapping, all_corners)
@@ -391,6 +395,36 @@ class VisionPipeline:
             clear_mask(small, bg),
             scale_clear,
         )
+
+    def _unread(self, declined, found: list[_Found], plane: Plane, shape, table_share) -> list[_Found]:
+        """Cards whose index corners were declined and that nothing else
+        found, as unknown sightings (:mod:`vision.unread`).  Glyphs are cut
+        only at corners whose index lies in no card found; the whole-patch
+        network is asked only where both edge assignments cut glyphs."""
+        known = [x.outline for x in found]
+        ids: dict[int, int] = {}
+        per_corner: dict[int, list] = {}
+        for c, u, v, patch in declined:
+            k = ids.setdefault(id(c), len(ids))
+            look = Look(k, c.point, u, v)
+            if inside_any(anchor(look), known):
+                continue
+            per_corner.setdefault(k, []).append((look, patch, extract_glyphs(patch) is not None))
+        looks = []
+        for ways in per_corner.values():
+            both = sum(ix for _, _, ix in ways) > 1 and patch_model.available()
+            for look, patch, ix in ways:
+                junk = float(whole_probs(patch)[0][-1]) if both and ix else 1.0
+                looks.append(UnreadLook(look, ix, junk))
+        anchors = [a for x in found for a in x.anchors]
+        h, w = shape[:2]
+
+        def share_in_frame(points: np.ndarray) -> float:
+            px = plane.to_frame(points)
+            inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+            return table_share(points[inside]) if inside.sum() >= 10 else 1.0  # a card mostly out of view: no card
+
+        return [_Found("unknown", x.outline, list(x.anchors), UNREAD_CONFIDENCE) for x in unread_cards(looks, known, anchors, share_in_frame)]
 
     def _fused(self, frame, plane: Plane, declined, blobs, reads) -> list[tuple[int, _Found, tuple]]:
         """Cards read from several declined index corners together

@@ -1,0 +1,132 @@
+"""Index corners the reader declined, reported as unknown cards.
+
+The issue asks that anything unreadable be reported as unknown with its
+outline, never guessed.  A card whose corners were all declined used to be
+reported only when its paper region was about one card (an unread blob); a
+card in a staggered Base, under the next card, shares its region with the
+others and simply vanished, so the referee could not tell "no card here" from
+"a card I cannot read".  Here each such card becomes one ``unknown``
+sighting, anchored at its index corners.
+
+What counts: a corner whose patch holds an index layout (the reader cut a
+rank and a suit glyph from it: not a bare corner, not a hand's edge), whose
+index spot lies in no card already found (a bare corner of a card read at
+its other corner lies inside that card), seen one way (the edge assignment
+the whole-patch network takes least for junk, when both ways cut glyphs).
+Looks at one card (their outlines coincide, :func:`vision.fusion.card_groups`)
+make one sighting.
+
+Pure functions: the pipeline gathers the corners and the known outlines."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import geometry as g
+from .fusion import FUSION, Look, card_groups
+
+#: where a corner's index sits (plane mm in from the corner along u, v): the
+#: anchor of every corner sighting
+ANCHOR_U, ANCHOR_V = 5.0, 8.0
+#: two card outlines whose centres lie this close (mm) are one card (the
+#: pipeline's READ_CARD_MM; a stagger that shows an index moves a card further)
+SAME_CENTRE_MM = 10.0
+#: an index anchor this close (mm) to another is the same index
+SAME_INDEX_MM = 6.0
+#: at most this share of a card's face may look like the table (cards.find_notched_corners' 25 %)
+MAX_TABLE_SHARE = 0.25
+
+
+@dataclass(frozen=True)
+class UnreadLook:
+    """One way of seeing a declined corner: the look, whether its patch held
+    an index layout, and the whole-patch network's junk probability for it
+    (1.0 when not asked)."""
+
+    look: Look
+    indexed: bool
+    junk: float = 1.0
+
+
+@dataclass(frozen=True)
+class UnreadCard:
+    """An unknown card: its outline (plane mm) and its index anchors."""
+
+    outline: np.ndarray
+    anchors: tuple[np.ndarray, ...]
+
+
+def anchor(look: Look) -> np.ndarray:
+    return look.point + ANCHOR_U * look.u + ANCHOR_V * look.v
+
+
+def card_points(look: Look, n_u: int = 7, n_v: int = 10) -> np.ndarray:
+    """A grid of points over the card ``look`` implies, 4 mm in from its edges (plane mm)."""
+    a = np.linspace(4.0, g.CARD_W - 4.0, n_u)
+    b = np.linspace(4.0, g.CARD_H - 4.0, n_v)
+    uu, vv = np.meshgrid(a, b)
+    return look.point + uu.reshape(-1, 1) * look.u + vv.reshape(-1, 1) * look.v
+
+
+def inside_any(p: np.ndarray, outlines: list[np.ndarray]) -> bool:
+    return any(cv2.pointPolygonTest(np.asarray(o, np.float32).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0 for o in outlines)
+
+
+def unread_cards(
+    looks: list[UnreadLook],
+    known: list[np.ndarray],
+    known_anchors: list[np.ndarray] = (),
+    table_share: Callable[[np.ndarray], float] | None = None,
+    tol: float = FUSION.same_card_mm,
+) -> list[UnreadCard]:
+    """The unknown cards that ``looks`` (declined corners, each way seen)
+    show, leaving out any whose index lies inside a ``known`` outline (plane
+    mm) or near a ``known_anchors`` index, or that has the centre of a card
+    found or kept before.  One look per corner: the indexed one, or the one
+    less like junk when both ways held an index layout.  ``table_share``
+    (points in plane mm -> the share that looks like bare table,
+    :func:`vision.cards.table_share_fn`): a way whose card would lie over
+    more than :data:`MAX_TABLE_SHARE` of table is not the card's (a
+    staggered card seen from its index at the pile's edge lies under the
+    pile, not beside it)."""
+    by_corner: dict[int, UnreadLook] = {}
+    for x in looks:
+        if not x.indexed or not np.all(np.isfinite(x.look.point)):
+            continue
+        if table_share is not None and table_share(card_points(x.look)) > MAX_TABLE_SHARE:
+            continue  # the card this way would lie over bare table: the other way, or no card
+        if inside_any(anchor(x.look), known):
+            continue
+        prev = by_corner.get(x.look.corner)
+        if prev is None or x.junk < prev.junk:
+            by_corner[x.look.corner] = x
+    kept = [x.look for x in by_corner.values()]
+    cards = []
+    grouped: set[int] = set()
+    for group in card_groups(kept, tol):
+        grouped.update(group)
+        first = kept[group[0]]
+        cards.append(UnreadCard(first.outline(), tuple(anchor(kept[j]) for j in group)))
+    for j, lk in enumerate(kept):
+        if j not in grouped:
+            cards.append(UnreadCard(lk.outline(), (anchor(lk),)))
+    # one card seen at two corners whose outlines do not quite coincide (a
+    # notched corner and the paper corner beside it), or a card found
+    # otherwise from an index whose placement differs: the same centre
+    centres = [np.mean(o, axis=0) for o in known]
+    spots = [np.asarray(a, np.float64).reshape(2) for a in known_anchors]
+    out: list[UnreadCard] = []
+    for c in cards:
+        m = c.outline.mean(axis=0)
+        if any(np.linalg.norm(m - k) < SAME_CENTRE_MM for k in centres):
+            continue
+        if any(np.linalg.norm(a - k) < SAME_INDEX_MM for a in c.anchors for k in spots):
+            continue
+        out.append(c)
+        centres.append(m)
+        spots += list(c.anchors)
+    return out
