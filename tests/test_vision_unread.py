@@ -4,11 +4,11 @@ declines (each unknown must lie on a real card, never on the table or a hand).""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from vision import geometry as g
+from vision.cards import inside
 from vision.fusion import Look
 from vision.pipeline import UNREAD_CONFIDENCE, VisionPipeline
 from vision.scene import render_scene
@@ -81,10 +81,6 @@ def test_anchor_is_where_a_reading_would_be_anchored():
     assert anchor(_look(0, (0, 0), (0, 1), (-1, 0))) == pytest.approx([-8, 5])
 
 
-def _inside(p, poly) -> bool:
-    return cv2.pointPolygonTest(np.asarray(poly, np.float32).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
-
-
 @pytest.mark.parametrize("seed", [6, 8, 14, 94])
 def test_generated_scenes_unknowns_lie_on_real_cards(seed):
     """Scenes (seeds chosen where the reader declines staggered cards at 720p; seed 8
@@ -95,7 +91,7 @@ def test_generated_scenes_unknowns_lie_on_real_cards(seed):
     unread = [s for s in res.sightings if s.kind == "unknown" and s.confidence == UNREAD_CONFIDENCE]
     assert unread, "the scene was chosen for a declined card"
     for s in unread:
-        assert all(any(_inside(a, c.corners_px) for c in truth.cards) for a in s.anchors_px)
+        assert all(any(inside(a, c.corners_px) for c in truth.cards) for a in s.anchors_px)
         # not where a card was read
         for other in res.sightings:
             if other.kind == "card":

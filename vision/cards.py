@@ -803,6 +803,12 @@ def sample_patch(frame: np.ndarray, plane: Plane, point: np.ndarray, u: np.ndarr
     return patch
 
 
+def inside(p, poly) -> bool:
+    """Whether point ``p`` lies in polygon ``poly`` or on its edge (any
+    units, the same for both)."""
+    return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
+
+
 def card_outline(point: np.ndarray, u: np.ndarray, v: np.ndarray, w: float = g.CARD_W, h: float = g.CARD_H) -> np.ndarray:
     """The whole card, in plane mm, from one corner and its inward edge directions."""
     return np.array([point, point + w * u, point + w * u + h * v, point + h * v], np.float64)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .cards import inside
 from .results import FrameResult
 from .scene import SceneTruth
 
@@ -38,10 +39,6 @@ class Score:
         for k in ("expected", "found", "read", "reported_unknown", "false_cards", "false_on_occluder", "backs_expected", "backs_found", "printed_expected", "printed_found"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.misread += other.misread
-
-
-def _inside(p, poly) -> bool:
-    return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
 
 
 def _index_spots(card, H: np.ndarray) -> np.ndarray:
@@ -122,7 +119,7 @@ def score(result: FrameResult, truth: SceneTruth) -> Score:
         if sg.id in used:
             continue
         # a sighting of a real card that we did not require (partly covered) is not false
-        if any(_inside(a, c.corners_px) for a in sg.anchors_px for c in truth.cards):
+        if any(inside(a, c.corners_px) for a in sg.anchors_px for c in truth.cards):
             continue
         s.false_cards += 1
         m = np.zeros((h, w), np.uint8)

@@ -28,6 +28,7 @@ from .cards import (
     find_corners,
     find_notched_corners,
     find_quads,
+    inside,
     overlap_area,
     paper_mask_in,
     paper_tiles,
@@ -362,7 +363,7 @@ class VisionPipeline:
             if b.area < 0.35 * CARD_AREA or b.area > 1.6 * CARD_AREA or b.rectangularity < 0.8:
                 continue
             outline = rect_outline(b.rect)
-            if any(_inside(_centre(outline), t) for t in taken):
+            if any(inside(_centre(outline), t) for t in taken):
                 continue
             # not paper inside, and no paper where a face keeps its index (a court card's picture)
             back = self._inner_paper(mask, plane, outline) < 0.5 and face_margins(mask, plane, outline) == 0
@@ -371,7 +372,7 @@ class VisionPipeline:
         # full-bleed backs and other card-shaped outlines
         for q in find_quads(work_gray, plane, CARD_AREA):
             c = _centre(q)
-            if any(_inside(c, x.outline) for x in found + marker_found):
+            if any(inside(c, x.outline) for x in found + marker_found):
                 continue
             kind = "face_down" if self._inner_paper(mask, plane, q) < 0.3 else "unknown"
             if kind == "unknown":
@@ -379,7 +380,7 @@ class VisionPipeline:
             found.append(_Found(kind, q, [c], 0.55))
         # a marked back replaces the plain back it was found on
         for m in marker_found:
-            found = [x for x in found if not (x.kind in ("face_down", "unknown") and _inside(_centre(x.outline), m.outline))]
+            found = [x for x in found if not (x.kind in ("face_down", "unknown") and inside(_centre(x.outline), m.outline))]
         found += marker_found
         found += self._unread(declined, found, plane, frame.shape, table_share)
         found = _dedupe(found)
@@ -421,8 +422,8 @@ class VisionPipeline:
 
         def share_in_frame(points: np.ndarray) -> float:
             px = plane.to_frame(points)
-            inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
-            return table_share(points[inside]) if inside.sum() >= 10 else 1.0  # a card mostly out of view: no card
+            seen = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+            return table_share(points[seen]) if seen.sum() >= 10 else 1.0  # a card mostly out of view: no card
 
         return [_Found("unknown", x.outline, list(x.anchors), UNREAD_CONFIDENCE) for x in unread_cards(looks, known, anchors, share_in_frame)]
 
@@ -819,7 +820,7 @@ class VisionPipeline:
                     under = _shrunk(y.outline)
                     for point, u, v in _outline_corners(x.outline):
                         spot = point + 5 * u + 8 * v
-                        if not _inside(spot, under) or any(np.linalg.norm(spot - an) < 6 for an in x.anchors):
+                        if not inside(spot, under) or any(np.linalg.norm(spot - an) < 6 for an in x.anchors):
                             continue
                         if shows_index_of(sample_patch(frame, plane, point, u, v), x.rank, x.suit, self.refs):
                             x.anchors.append(spot)
@@ -1016,7 +1017,7 @@ def _shrunk(outline: np.ndarray) -> np.ndarray:
 def _lies_on(a: _Found, b: _Found) -> bool:
     """A visible index of ``a`` (one of its anchors) lies on ``b``: ``a`` is above it."""
     shrunk = _shrunk(b.outline)
-    return any(_inside(p, shrunk) for p in a.anchors)
+    return any(inside(p, shrunk) for p in a.anchors)
 
 
 def _corner_seen_on(x: _Found, y: _Found, corners: list[Corner], seen: np.ndarray) -> bool:
@@ -1026,7 +1027,7 @@ def _corner_seen_on(x: _Found, y: _Found, corners: list[Corner], seen: np.ndarra
         return False
     shrunk = _shrunk(y.outline)
     for point, u, v in _outline_corners(x.outline):
-        if not _inside(point, shrunk):
+        if not inside(point, shrunk):
             continue
         d = np.linalg.norm(seen - point, axis=1)
         for k in np.flatnonzero(d < CORNER_MATCH_MM):
@@ -1063,10 +1064,6 @@ def _overlapping(found: list[_Found]) -> set[tuple[int, int]]:
     return out
 
 
-def _inside(p: np.ndarray, poly: np.ndarray) -> bool:
-    return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
-
-
 def b_is_one_card(blob) -> bool:
     """A paper region that is one whole, uncovered card."""
     return blob.rectangularity > 0.9 and 0.75 * CARD_AREA < blob.area < 1.3 * CARD_AREA
@@ -1081,8 +1078,8 @@ def _merge_same_card(found: list[_Found]) -> list[_Found]:
             same = o.kind == f.kind and o.rank == f.rank and o.suit == f.suit
             if same and (
                 overlap_area(o.outline, f.outline) > 0.5 * CARD_AREA
-                or any(_inside(a, o.outline) for a in f.anchors)
-                or any(_inside(a, f.outline) for a in o.anchors)
+                or any(inside(a, o.outline) for a in f.anchors)
+                or any(inside(a, f.outline) for a in o.anchors)
             ):
                 o.anchors += f.anchors
                 break
@@ -1118,7 +1115,7 @@ def _dedupe(found: list[_Found]) -> list[_Found]:
             if any(
                 o is not f
                 and o.kind in ("card", "marker")
-                and any(_inside(a, f.outline) for a in o.anchors)
+                and any(inside(a, f.outline) for a in o.anchors)
                 and overlap_area(o.outline, f.outline) > 0.5 * CARD_AREA
                 for o in found
             ):

@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from . import geometry as g
+from .cards import inside
 from .fusion import FUSION, Look, card_groups
 
 #: where a corner's index sits (plane mm in from the corner along u, v): the
@@ -73,7 +73,7 @@ def card_points(look: Look, n_u: int = 7, n_v: int = 10) -> np.ndarray:
 
 
 def inside_any(p: np.ndarray, outlines: list[np.ndarray]) -> bool:
-    return any(cv2.pointPolygonTest(np.asarray(o, np.float32).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0 for o in outlines)
+    return any(inside(p, o) for o in outlines)
 
 
 def unread_cards(
