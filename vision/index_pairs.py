@@ -294,33 +294,43 @@ def sealed_holes(mask: np.ndarray, plane: Plane, frame: np.ndarray, bg_tiles: np
     closed = cv2.morphologyEx(own, cv2.MORPH_CLOSE, np.ones((2 * r + 1, 2 * r + 1), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
     closed = cv2.erode(closed, _CROSS3, iterations=2, borderType=cv2.BORDER_CONSTANT, borderValue=0)
     notch = cv2.subtract(closed, filled)
-    # labelled only in the box of its pixels (16-bit labels: several times faster)
-    nx, ny, nw, nh = cv2.boundingRect(notch)
-    if nw == 0:
-        return empty
-    # (one pixel more each way: the ring of paper round each spot below)
-    bx0, by0 = max(nx - 1, 0), max(ny - 1, 0)
-    bx1, by1 = min(nx + nw + 1, notch.shape[1]), min(ny + nh + 1, notch.shape[0])
-    x0, y0, x1, y1 = x0 + bx0, y0 + by0, x0 + bx1, y0 + by1
-    notch = notch[by0:by1, bx0:bx1]
-    n, lab, st, cen = cv2.connectedComponentsWithStats(notch, connectivity=8, ltype=cv2.CV_16U)
-    if n < 2:
-        return empty
+    return _notch_spots(notch, (x0, y0), mask, plane, frame, mm, bg_tiles) or empty
+
+
+def _notch_spots(notch: np.ndarray, origin: tuple[int, int], mask: np.ndarray, plane: Plane, frame: np.ndarray, mm: float, bg_tiles):
+    """sealed_holes' spots from the notch pixels (``notch``: a box of the work
+    image at ``origin``), or None.  The notch pixels are few and spread over
+    most of the frame: each piece is labelled in its own box, found from its
+    outer outline (a scan, where labelling the whole box and looking its
+    pixels up cost several times the closing).  Spots come in the order
+    cv2.connectedComponentsWithStats would label the notch's box (its 2x2
+    blocks row by row), as before."""
+    outlines, tree = cv2.findContours(notch, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    outer = [c for c, t in zip(outlines, tree[0] if outlines else (), strict=True) if t[3] < 0]
+    if not outer:
+        return None
+    rects = np.array([cv2.boundingRect(c) for c in outer], np.int64)
     # glyph-sized only (in work px, at the frame's centre scale: 4 px and up to about 22 mm)
-    diag = np.hypot(st[:, 2], st[:, 3]) * mm
-    cand = np.flatnonzero((st[:, 4] >= 4) & (diag > GLYPH_DIAG[0]) & (diag < 22.0))
-    cand = cand[cand > 0]
-    if not len(cand):
-        return empty
-    # every candidate's pixels, looked up in the frame at once, against the table colour of their tile
-    want = np.zeros(n, bool)
-    want[cand] = True
-    ys, xs = np.nonzero(notch)
-    labs = lab[ys, xs]
-    sel = want[labs]
-    ys, xs, labs = ys[sel], xs[sel], labs[sel]
+    diag = np.hypot(rects[:, 2], rects[:, 3]) * mm
+    ox, oy = origin
+    pieces = []  # (box origin in the notch, labels there, label, stats row, centroid, pixels' rows, columns)
+    for k in np.flatnonzero((diag > GLYPH_DIAG[0]) & (diag < 22.0)).tolist():
+        x, y, w, h = rects[k].tolist()
+        # (one pixel more each way: the ring of paper round each spot below)
+        sx0, sy0 = max(x - 1, 0), max(y - 1, 0)
+        _, lab, st, cen = cv2.connectedComponentsWithStats(notch[sy0 : y + h + 1, sx0 : x + w + 1], connectivity=8, ltype=cv2.CV_16U)
+        px, py = outer[k][0, 0].tolist()
+        i = int(lab[py - sy0, px - sx0])
+        if st[i, 4] >= 4:
+            pieces.append(((sx0, sy0), lab, i, st[i], cen[i], *np.nonzero(lab == i)))
+    if not pieces:
+        return None
+    # every piece's pixels, looked up in the frame at once, against the table colour of their tile
+    counts = np.array([len(p[5]) for p in pieces])
+    xs = np.concatenate([p[6] + p[0][0] for p in pieces]) + ox
+    ys = np.concatenate([p[5] + p[0][1] for p in pieces]) + oy
     to_frame = plane.plane_to_frame @ plane.work_to_plane
-    pts = np.float32(np.stack((xs + (x0 + 0.5), ys + (y0 + 0.5)), axis=1)).reshape(-1, 1, 2)
+    pts = np.float32(np.stack((xs + 0.5, ys + 0.5), axis=1)).reshape(-1, 1, 2)
     fp = cv2.perspectiveTransform(pts, to_frame).reshape(-1, 2)
     fh, fw = frame.shape[:2]
     fx = np.clip(np.nan_to_num(fp[:, 0]), 0, fw - 1).astype(np.int64)
@@ -332,25 +342,31 @@ def sealed_holes(mask: np.ndarray, plane: Plane, frame: np.ndarray, bg_tiles: np
     table = bg_tiles.astype(np.float32)[np.minimum(fy * ty // fh, ty - 1), np.minimum(fx * tx // fw, tx - 1)]
     diff = frame[fy, fx].astype(np.float32) - table
     near = np.einsum("ij,ij->i", diff, diff) < SEAL_NEAR * SEAL_NEAR
-    share = np.bincount(labs, weights=near, minlength=n) / np.maximum(np.bincount(labs, minlength=n), 1)
-    keep = cand[share[cand] <= SEAL_TABLE]
-    if not len(keep):
-        return empty
-    stats = st[keep].copy()
-    stats[:, 0] += x0
-    stats[:, 1] += y0
-    kept = np.zeros(n, np.uint8)
-    kept[keep] = 255
-    blobs = kept[lab]
+    which = np.repeat(np.arange(len(pieces)), counts)
+    share = np.bincount(which, weights=near, minlength=len(pieces)) / counts
+    kept = [p for p, sh in zip(pieces, share.tolist(), strict=True) if sh <= SEAL_TABLE]
+    if not kept:
+        return None
+    # in the order cv2.connectedComponentsWithStats labels the notch pixels' box grown by a
+    # pixel: by each piece's first 2x2 block of that box, row by row
+    bx0, by0 = max(int(rects[:, 0].min()) - 1, 0), max(int(rects[:, 1].min()) - 1, 0)
+    order = []
+    for (sx0, sy0), lab, i, s, *_ in kept:
+        top = (int(s[1]) + sy0 - by0) // 2 * 2 + by0 - sy0  # the block row's first row, in the piece's box
+        cols = np.flatnonzero((lab[max(top, 0) : top + 2] == i).any(axis=0))
+        order.append(((top + sy0 - by0) // 2, (int(cols[0]) + sx0 - bx0) // 2))
+    kept = [p for _, p in sorted(zip(order, kept, strict=True), key=lambda t: t[0])]
     sealed = mask.copy()
-    # a ring of paper round each spot kept (spots are never 8-neighbours, so no ring crosses another)
-    ring = cv2.subtract(cv2.dilate(blobs, _ONES3), blobs)
-    sealed[y0:y1, x0:x1] |= ring
-    return (
-        np.concatenate((np.zeros((1, 5), np.int32), stats.astype(np.int32))),
-        np.concatenate((np.zeros((1, 2)), cen[keep] + (x0, y0))),
-        sealed,
-    )
+    stats, cents = [np.zeros((1, 5), np.int32)], [np.zeros((1, 2))]
+    for (sx0, sy0), lab, i, s, c, *_ in kept:
+        x0, y0 = sx0 + ox, sy0 + oy
+        stats.append(np.int32([[s[0] + x0, s[1] + y0, s[2], s[3], s[4]]]))
+        cents.append(c.reshape(1, 2) + (x0, y0))
+        # a ring of paper round each spot kept (spots are never 8-neighbours, so no ring crosses another)
+        blob = (lab == i).view(np.uint8) * np.uint8(255)
+        h, w = blob.shape
+        sealed[y0 : y0 + h, x0 : x0 + w] |= cv2.subtract(cv2.dilate(blob, _ONES3), blob)
+    return np.concatenate(stats), np.concatenate(cents), sealed
 
 
 def colour_contrast(frame: np.ndarray, to_frame: np.ndarray, box) -> float:
