@@ -570,6 +570,14 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
     Where they decline glyphs that were cut (blurred, unsure), the
     whole-patch network may read alone when it is very sure.  Without the
     networks' weights, the templates alone."""
+    return read_patch_evidence(patch, refs)[0]
+
+
+def read_patch_evidence(patch: np.ndarray, refs: References | None = None) -> tuple[IndexReading | None, Evidence | None]:
+    """read_patch's reading and the glyph evidence it was decided on (None
+    when no glyphs were cut, the templates alone read, or the networks are
+    missing).  The evidence stops where a default threshold declined
+    (``complete`` False): vision.jitter_read looks again at a near miss."""
     refs = refs or builtin_references()
     t = THRESHOLDS
     use_whole = patch_model.available() and not refs.taught
@@ -577,28 +585,28 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
     if use_whole and (t.patch_weight > 0 or t.patch_skip <= 1):
         # the network's verdict is wanted before the glyphs are cut
         if not _has_ink(patch):
-            return None
+            return None, None
         whole = whole_probs(patch)
         if whole[0][-1] >= t.patch_skip:
-            return None
+            return None, None
     gl = extract_glyphs(patch)
     if gl is not None and (refs.taught or not glyph_model.available()):
         r = _read_templates(gl, refs)
         if r is not None or not glyph_model.available():
-            return r
+            return r, None
     if gl is None:
-        return None
+        return None, None
     ev = evidence(gl, refs, whole=whole)
     r = decide(ev, t)
     if r is not None or not use_whole or gl.red is None:
-        return r
+        return r, ev
     # only where the glyph reader did not read: the network costs a third of a read
     pr, ps = whole or whole_probs(patch)
     if decide_patch(patch, gl, pr, ps, t) is None:
-        return None  # the glyph networks could only agree with a reading there is not
+        return None, ev  # the glyph networks could only agree with a reading there is not
     rank_p = ev.rank_p if ev.rank_p is not None else glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
     suit_p = ev.suit_p if ev.suit_p is not None else glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
-    return decide_patch(patch, gl, pr, ps, t, (rank_p, suit_p))
+    return decide_patch(patch, gl, pr, ps, t, (rank_p, suit_p)), ev
 
 
 def whole_probs(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
