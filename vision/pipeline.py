@@ -345,7 +345,7 @@ class VisionPipeline:
         found += self._sibling_indices(frame, holes, plane, all_reads)
         # indices with no card edge of their own: rank/suit ink pairs (vision.index_pairs)
         known = ([x.outline for x in found], [a for x in found for a in x.anchors])
-        for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs):
+        for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg):
             r = p.reading
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
