@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -32,8 +34,31 @@ _SHORT = {0: 1, 1: 0, 2: 3, 3: 2}
 _LONG = {0: 3, 1: 2, 2: 1, 3: 0}
 
 
-def collect(n_scenes: int, seed0: int) -> dict[str, np.ndarray]:
-    patches, labels, orient, seeds, kinds, ppms, pairs = [], [], [], [], [], [], []
+@dataclass(frozen=True)
+class CornerLook:
+    """One paper corner the pipeline finds, seen one way (``u`` across the
+    index, ``v`` down it), with the truth there: ``label`` ("Q spades"),
+    ``kind`` ("card" at an uncovered index corner, "neg" far from every
+    card corner) and ``orient`` (both axes run along the card's edges into
+    it).  ``corner`` numbers the corner (its two looks share it)."""
+
+    seed: int
+    image: np.ndarray
+    plane: object
+    ppm: float
+    point: np.ndarray
+    u: np.ndarray
+    v: np.ndarray
+    corner: int
+    label: str
+    kind: str
+    orient: bool
+
+
+def corner_looks(n_scenes: int, seed0: int) -> Iterator[CornerLook]:
+    """Every corner found in bench/vision.py's scenes ``seed0``.., both ways;
+    corners near a card corner whose index is covered are neither card nor
+    negative, and left out."""
     pair = 0
     for i in range(seed0, seed0 + n_scenes):
         img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2)
@@ -62,13 +87,19 @@ def collect(n_scenes: int, seed0: int) -> dict[str, np.ndarray]:
                     # both patch axes along the card's edges, pointing into it
                     fu, fv = plane.to_frame(np.array([co.point + 10 * u, co.point + 10 * v])) - p
                     ok = all(float(np.dot(f, e)) > 0.7 * np.linalg.norm(f) * np.linalg.norm(e) for f, e in zip((fu, fv), edges, strict=True))
-                patches.append(sample_patch(img, plane, co.point, u, v))
-                labels.append(label)
-                orient.append(ok)
-                seeds.append(i)
-                pairs.append(pair)
-                kinds.append(kind)
-                ppms.append(ppm)
+                yield CornerLook(i, img, plane, ppm, co.point, u, v, pair, label, kind, ok)
+
+
+def collect(n_scenes: int, seed0: int) -> dict[str, np.ndarray]:
+    patches, labels, orient, seeds, kinds, ppms, pairs = [], [], [], [], [], [], []
+    for x in corner_looks(n_scenes, seed0):
+        patches.append(sample_patch(x.image, x.plane, x.point, x.u, x.v))
+        labels.append(x.label)
+        orient.append(x.orient)
+        seeds.append(x.seed)
+        pairs.append(x.corner)
+        kinds.append(x.kind)
+        ppms.append(x.ppm)
     return {
         "patches": np.array(patches, np.uint8),
         "labels": np.array(labels),

@@ -31,8 +31,9 @@ from dataclasses import replace  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.reader_patches import corner_looks  # noqa: E402
 from vision import glyph_model  # noqa: E402
-from vision.cards import find_corners, sample_patch  # noqa: E402
+from vision.cards import sample_patch  # noqa: E402
 from vision.corner_index import (  # noqa: E402
     SUITS,
     THRESHOLDS,
@@ -46,11 +47,6 @@ from vision.corner_index import (  # noqa: E402
     read_patch,
 )
 from vision.jitter_read import near_miss, placement  # noqa: E402
-from vision.pipeline import VisionPipeline  # noqa: E402
-from vision.scene import render_scene  # noqa: E402
-
-_SHORT = {0: 1, 1: 0, 2: 3, 3: 2}
-_LONG = {0: 3, 1: 2, 2: 1, 3: 0}
 
 #: (shift along u mm, shift along v mm, turn degrees, scale)
 JITTERS = [
@@ -85,50 +81,25 @@ def _ev(patch, refs):
 def collect(n_scenes: int, seed0: int) -> list[dict]:
     refs = builtin_references()
     rows = []
-    for i in range(seed0, seed0 + n_scenes):
-        img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2)
-        pipe = VisionPipeline()
-        *_, plane, blobs = pipe._prepare(img)
-        corners = [c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)]
-        ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
-        all_corners = np.array([p for c in truth.cards for p in c.corners_px]) if truth.cards else np.zeros((0, 2))
-        for co in corners:
-            p = plane.to_frame(np.array([co.point]))[0]
-            label, kind, edges = "", "neg", None
-            d_all = np.linalg.norm(all_corners - p, axis=1).min() if len(all_corners) else 1e9
-            for card in truth.cards:
-                if card.kind != "face":
-                    continue
-                for c, vis in zip([0, 2, 1, 3], card.index_visible, strict=False):
-                    if vis and np.linalg.norm(card.corners_px[c] - p) < 4 * ppm:
-                        label, kind = f"{card.rank} {card.suit}", "card"
-                        edges = (card.corners_px[_SHORT[c]] - card.corners_px[c], card.corners_px[_LONG[c]] - card.corners_px[c])
-            if kind == "neg" and d_all < 10 * ppm:
-                continue
-            for u, v in ((co.d1, co.d2), (co.d2, co.d1)):
-                k = kind
-                if edges is not None:
-                    fu, fv = plane.to_frame(np.array([co.point + 10 * u, co.point + 10 * v])) - p
-                    ok = all(float(np.dot(f, e)) > 0.7 * np.linalg.norm(f) * np.linalg.norm(e) for f, e in zip((fu, fv), edges, strict=True))
-                    k = "card" if ok else "wrong"
-                patch = sample_patch(img, plane, co.point, u, v)
-                base = _ev(patch, refs)
-                if base is None or base["red"] is None:
-                    continue
-                r = read_patch(patch, refs)
-                jit = [_ev(sample_patch(img, plane, *placement(co.point, u, v, j)), refs) for j in JITTERS]
-                rows.append(
-                    {
-                        "seed": i,
-                        "label": label,
-                        "kind": k,
-                        "ppm": ppm,
-                        "read": None if r is None else (r.rank, r.suit, r.confidence),
-                        "base": base,
-                        "jit": jit,
-                    }
-                )
-        print(i, len(rows), flush=True)
+    for x in corner_looks(n_scenes, seed0):
+        k = x.kind if x.kind != "card" else ("card" if x.orient else "wrong")
+        patch = sample_patch(x.image, x.plane, x.point, x.u, x.v)
+        base = _ev(patch, refs)
+        if base is None or base["red"] is None:
+            continue
+        r = read_patch(patch, refs)
+        jit = [_ev(sample_patch(x.image, x.plane, *placement(x.point, x.u, x.v, j)), refs) for j in JITTERS]
+        rows.append(
+            {
+                "seed": x.seed,
+                "label": x.label,
+                "kind": k,
+                "ppm": x.ppm,
+                "read": None if r is None else (r.rank, r.suit, r.confidence),
+                "base": base,
+                "jit": jit,
+            }
+        )
     return rows
 
 

@@ -81,14 +81,16 @@ def scenes(count: int, big: int):
         yield f"1080p seed {5000 + i}", img
 
 
-def load_then(rev: str, tmp: str):
-    """The pipeline module of the vision package at ``rev``, extracted into ``tmp``."""
+def load_then(rev: str, tmp: str, module: str = "pipeline"):
+    """A module (``pipeline`` unless told) of the vision package at ``rev``,
+    extracted into ``tmp`` as the package ``vision_then``, so that it runs
+    beside today's in one process."""
     root = Path(__file__).resolve().parent.parent
     tar = subprocess.run(["git", "archive", rev, "vision"], cwd=root, check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", tmp], input=tar, check=True)
     os.rename(os.path.join(tmp, "vision"), os.path.join(tmp, "vision_then"))
     sys.path.insert(0, tmp)
-    return importlib.import_module("vision_then.pipeline")
+    return importlib.import_module(f"vision_then.{module}")
 
 
 def main() -> int:

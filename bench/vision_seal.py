@@ -19,14 +19,11 @@ mask, exactly."""
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -35,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.vision_same import load_then  # noqa: E402
 from vision import index_pairs  # noqa: E402
 from vision import pipeline as pl  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
@@ -102,15 +100,6 @@ def cpu_ms(fn, args, repeats: int) -> float:
     return 1000 * statistics.median(out)
 
 
-def load_then(rev: str, tmp: str):
-    root = Path(__file__).resolve().parent.parent
-    tar = subprocess.run(["git", "archive", rev, "vision"], cwd=root, check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", tmp], input=tar, check=True)
-    os.rename(os.path.join(tmp, "vision"), os.path.join(tmp, "vision_then"))
-    sys.path.insert(0, tmp)
-    return importlib.import_module("vision_then.index_pairs")
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", metavar="REV")
@@ -123,7 +112,7 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
-        then = load_then(args.against, tmp) if args.against else None
+        then = load_then(args.against, tmp, "index_pairs") if args.against else None
         now_fn = index_pairs.sealed_holes
         differ = total = 0
 

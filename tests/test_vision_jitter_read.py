@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.support.evidence import evidence, probs
 from vision import cardart, glyph_model, jitter_read, pip_check, pips
 from vision.cards import Plane, find_corners, sample_patch
-from vision.corner_index import Evidence, Glyphs, builtin_references, read_patch, read_patch_evidence
+from vision.corner_index import Evidence, builtin_references, read_patch, read_patch_evidence
 from vision.glyph_model import RANK_CLASSES, SUIT_CLASSES
 from vision.pipeline import VisionPipeline
 from vision.scene import render_scene
@@ -18,16 +19,8 @@ from vision.scene import render_scene
 needs_nets = pytest.mark.skipif(not glyph_model.available(), reason="glyph network weights missing")
 
 
-def _probs(classes, **p) -> np.ndarray:
-    out = np.full(len(classes), 1e-3)
-    for k, v in p.items():
-        out[classes.index(k)] = v
-    return out / out.sum()
-
-
 def _ev(rank: dict, suit: dict, red: bool | None = False) -> Evidence:
-    gl = Glyphs(np.ones((8, 6), np.float32), np.ones((6, 6), np.float32), red, (2, 2, 6, 8), (2, 12, 6, 6))
-    return Evidence(gl, _probs(RANK_CLASSES, **rank), _probs(SUIT_CLASSES, **suit), complete=False)
+    return evidence(rank, suit, red, complete=False)
 
 
 def test_placement_moves_turns_and_scales_the_corner():
@@ -53,7 +46,7 @@ def test_near_miss_wants_a_sure_rank_and_a_suit_close_to_its_share():
 
 def test_combined_averages_the_looks_and_keeps_the_templates():
     ev = _ev({"7": 0.9}, {"spades": 0.9, "clubs": 0.1})
-    look = (_probs(RANK_CLASSES, **{"7": 0.9}), _probs(SUIT_CLASSES, spades=0.99, clubs=0.01))
+    look = (probs(RANK_CLASSES, **{"7": 0.9}), probs(SUIT_CLASSES, spades=0.99, clubs=0.01))
     c = jitter_read.combined(ev, [look])
     assert np.allclose(c.suit_p, (ev.suit_p + look[1]) / 2)
     assert c.template_rank == ev.template_rank and c.glyphs is ev.glyphs

@@ -8,28 +8,20 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support.evidence import evidence
 from vision import cardart, glyph_model, pips
 from vision import geometry as g
 from vision import pipeline as pl
 from vision.cards import Plane
-from vision.corner_index import Evidence, Glyphs
-from vision.glyph_model import RANK_CLASSES, SUIT_CLASSES
+from vision.corner_index import Evidence
 from vision.pipeline import VisionPipeline
 from vision.scene import render_scene
 
 needs_nets = pytest.mark.skipif(not glyph_model.available(), reason="glyph network weights missing")
 
 
-def _probs(classes, **p) -> np.ndarray:
-    out = np.full(len(classes), 1e-3)
-    for k, v in p.items():
-        out[classes.index(k)] = v
-    return out / out.sum()
-
-
 def _ev(rank: dict, suit: dict, red: bool | None = False) -> Evidence:
-    gl = Glyphs(np.ones((8, 6), np.float32), np.ones((6, 6), np.float32), red, (2, 2, 6, 8), (2, 12, 6, 6))
-    return Evidence(gl, _probs(RANK_CLASSES, **rank), _probs(SUIT_CLASSES, **suit), complete=True)
+    return evidence(rank, suit, red, complete=True)
 
 
 def _face(art: np.ndarray, blur: float = 0.8, ppm: float = pips.FACE_PPM) -> np.ndarray:
