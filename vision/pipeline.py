@@ -150,7 +150,6 @@ class VisionPipeline:
         self._scale: float | None = None  # work px per pseudo-mm without a mat
         self._next_scale_search = 0  # frame count from which a scale may be searched again
         self._count = 0
-        self._read_pips = False  # whether _process reads pips (vision.pips): set per frame by process
 
     # -- geometry --------------------------------------------------------------
 
@@ -247,8 +246,7 @@ class VisionPipeline:
         base = self._frame_base(frame)
         # without a mat, pips are read only at a scale taken from cards lying whole:
         # the scale search compares counts of cards read, and a pip read tipped it
-        self._read_pips = base.cal is not None or self._scale is not None
-        result = self._process(frame, base)
+        result = self._process(frame, base, read_pips=base.cal is not None or self._scale is not None)
         if not result.mat_seen and self._scale is None and self._count >= self._next_scale_search:
             result = self._search_scale(frame, base, result)
         if thumb is not None:
@@ -266,7 +264,6 @@ class VisionPipeline:
         :data:`SCALE_SEARCH_EVERY` frames.  Only the plane and what is found in
         it are worked out again (``base`` is the frame's own part)."""
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
-        self._read_pips = False
         guess = guessed_scale(frame.shape, base.f)
         best, best_n, best_scale = result, _cards_read(result), None
         # the cards' own edges say how large they are (vision.card_scale): a
@@ -274,14 +271,14 @@ class VisionPipeline:
         est = self._scale_from_corners(frame, base)
         if est is not None and abs(math.log(est)) >= math.log(1.1):
             self._scale = guess * est
-            r = self._process(frame, base)
+            r = self._process(frame, base, read_pips=False)
             if _cards_read(r) >= best_n:
                 best, best_n, best_scale = r, _cards_read(r), guess * est
         elif est is not None:
             best_scale = guess * est
         for k in CLOSER:
             self._scale = guess * k
-            r = self._process(frame, base)
+            r = self._process(frame, base, read_pips=False)
             n = _cards_read(r)
             if n > best_n:
                 best, best_n, best_scale = r, n, guess * k
@@ -294,7 +291,11 @@ class VisionPipeline:
         *_, plane, blobs = self._prepare(frame, base)
         return card_scale([c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)])
 
-    def _process(self, frame: np.ndarray, base: _FrameBase) -> FrameResult:
+    def _process(self, frame: np.ndarray, base: _FrameBase, read_pips: bool) -> FrameResult:
+        """One reading of the frame at the current plane.  ``read_pips``:
+        whether number cards are read or checked from their pips (vision.pips,
+        vision.pip_check); off inside the scale search, whose candidates are
+        compared by the count of cards read."""
         h, w = frame.shape[:2]
         gray, cal, f, small, work_gray, bg, mask, plane, blobs = self._prepare(frame, base)
         found: list[_Found] = []
@@ -312,7 +313,7 @@ class VisionPipeline:
             # a notched corner's looks pool too (bench.vision_decks: 2 cards more of 1138, no misread)
             readings += [self._read_corner(frame, plane, c, notched=True, declined=declined) for c in notched]
             readings = [r for r in readings if r is not None]
-            if self._read_pips:
+            if read_pips:
                 # a number card's reading its uncovered face's pips contradict (vision.pip_check;
                 # 300 scenes: one misread of 41 dropped, that card then read right)
                 wrong = [x for x in readings if self._pips_contradict(frame, plane, blob, *x)]
@@ -349,7 +350,7 @@ class VisionPipeline:
             r = p.reading
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
-        for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found) if self._read_pips else []:
+        for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found) if read_pips else []:
             r = pips.decide(face, evs)
             if r is not None:
                 c, u, v = looks[0]
