@@ -768,7 +768,11 @@ def _toward(d: tuple[float, float], chord: np.ndarray) -> tuple[float, float]:
     return d if d[0] * chord[0] + d[1] * chord[1] > 0 else (-d[0], -d[1])
 
 
-def table_share_fn(frame: np.ndarray, plane: Plane, bg_tiles: np.ndarray, near: float = 45.0) -> Callable[[np.ndarray], float]:
+#: colour distance within which a frame pixel looks like the table colour of its tile
+TABLE_NEAR = 45.0
+
+
+def table_share_fn(frame: np.ndarray, plane: Plane, bg_tiles: np.ndarray, near: float = TABLE_NEAR) -> Callable[[np.ndarray], float]:
     """``share(points in plane mm)``: the share of the points whose frame
     pixel is within ``near`` (colour distance) of the table colour of its tile."""
     h, w = frame.shape[:2]

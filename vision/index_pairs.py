@@ -85,7 +85,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .cards import Plane, background_colour, sample_patch
+from .cards import TABLE_NEAR, Plane, background_colour, sample_patch
 from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, read_patch
 
 #: a rank glyph's height (box extent along the card's long axis), mm
@@ -239,8 +239,8 @@ def ink_spots(
 SEAL_RADIUS = 4.0
 #: share of a sealed spot's pixels that may look like the table
 SEAL_TABLE = 0.25
-#: colour distance within which a pixel looks like the table (as vision.cards.table_share_fn's)
-SEAL_NEAR = 45.0
+#: colour distance within which a pixel looks like the table
+SEAL_NEAR = TABLE_NEAR
 
 
 _CROSS3 = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
@@ -682,9 +682,7 @@ def find_index_pairs(
             holes = (np.concatenate((holes[0], extra_stats[1:])), np.concatenate((holes[1], extra_cents[1:])))
     spots = ink_spots(holes, plane, gray, frame=frame)
     if trace is not None:
-        trace["holes"] = holes
-    if trace is not None:
-        trace.update(spots=spots, skip=np.zeros(len(spots.centres), bool), cands=[])
+        trace.update(holes=holes, spots=spots, skip=np.zeros(len(spots.centres), bool), cands=[])
     if len(spots.centres) < 1:
         return []
     anchors = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
