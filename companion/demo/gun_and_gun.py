@@ -359,7 +359,11 @@ def run(demo: Any, toss_board: Any, watcher: Any, max_moves: int = 400) -> Repor
                 last = _wait(lambda was=tosses: state.snapshot.de_last is not was and state.snapshot.de_last)
                 # The board reports where its arrow settled (coin_shown), announced to every phone.
                 arrow = _wait(lambda phone=demo.phones[seat], n=shown: _coins_shown(phone)[n:])
-                seq = table.seq
+                # The toss's own entry, not table.seq: a toss that ends the game is followed by the fairness
+                # reveal, an entry that publishes no view of its own.
+                # (Applied before the board shows it, so before ``arrow`` above.)
+                seq = next((a.seq for a in reversed(table.applied) if a.seat is None and a.move.get("type") == "chance"),
+                           table.seq)
                 # the table page's view that shows this toss (one published just before it lands shows none)
                 view = _wait(lambda n=seq: next((d for e, d in reversed(list(watcher.messages))
                                               if e == "view" and d["seq"] >= n
