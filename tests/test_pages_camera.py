@@ -255,19 +255,22 @@ def in_progress(srv, game: str, seats: int, moves: int, seed: int = 7):
         except Exception:  # another game's demo script being written: these are screenshots of the pages
             logging.getLogger(__name__).exception("the demo script of %s failed; random legal moves instead", game)
             demo.close()
-    table = srv.server.create_table(TableSpec(game, seats=seats, deal=seed))
+    for attempt in range(5):  # a random walk (and the server's draws) can end a game early: deal again
+        table = srv.server.create_table(TableSpec(game, seats=seats, deal=seed + attempt))
+        referee = srv.server.hub.referee(table.id)
+        rng = random.Random(seed + attempt)
+        for _ in range(moves):
+            acting = sorted(table.state.to_act())
+            if table.over or not acting:
+                break
+            seat = rng.choice(acting)
+            legal = table.state.legal_moves(seat) or []
+            if not legal:
+                break
+            referee.run(referee.play, seat, "phone", rng.choice(legal).to_json())
+        if not table.over:
+            break
     phones = [SimPhone(srv.url, table.id, s.token, name=NAMES[s.index]) for s in table.seats]
-    referee = srv.server.hub.referee(table.id)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        acting = sorted(table.state.to_act())
-        if table.over or not acting:
-            break
-        seat = rng.choice(acting)
-        legal = table.state.legal_moves(seat) or []
-        if not legal:
-            break
-        referee.run(referee.play, seat, "phone", rng.choice(legal).to_json())
     return table, None, phones
 
 
