@@ -70,7 +70,7 @@ def test_a_red_pair_may_split_less_surely_than_a_black_one():
     # junk still counts against a black suit (clubs 0.82 / junk 0.18 was a spade on a third-party deck)
     assert corner_index.decide(_sure(evidence({"5": 0.99}, {"clubs": 0.82, "junk": 0.18}, red=False), "clubs"), t) is None
     assert corner_index.decide(red, dataclasses.replace(t, net_suit_red=0.95)) is None
-    assert corner_index.decide(red, corner_index.THRESHOLDS) is None  # off: red asked as black is
+    assert corner_index.decide(red, dataclasses.replace(t, red_by_pair=False)) is None  # off: red asked as black is
 
 
 def test_a_red_glyph_the_networks_take_for_a_black_suit_is_not_read():

@@ -550,10 +550,8 @@ class Thresholds:
     # suits' (vision.suit_decision).  On, it measured better everywhere
     # (found/right/misread: 300 scenes 1235/1198/37 -> 1247/1210/37, seeds
     # 500-559 269/264/5 -> 272/267/5, third-party decks 1195/1176/19 ->
-    # 1202/1184/18), but it is off: tests/test_vision_fusion's scene 126
-    # eight of diamonds, which that test needs declined at every corner, is
-    # then read at one, and the test needs another card first.
-    red_by_pair: bool = False
+    # 1202/1184/18), so it is on; off, the black rule decides both colours.
+    red_by_pair: bool = True
     net_suit_red: float = 0.9
     red_shape: float = 0.2
     min_template_rank: float = 0.45
