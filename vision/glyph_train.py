@@ -35,7 +35,10 @@ corners at 1.2-4 px/mm) it read 4757 right and misread 2, against 4506 and
 152 (150 of them a 3 read as a 5).  Scenes, found / right / misread: 300
 scenes 1235/1198/37 -> 1227/1191/36, seeds 500-559 269/264/5 -> 267/261/6,
 seeds 560-619 259/254/5 -> 258/253/5, third-party decks (bench.vision_decks
---scenes 10) 1195/1176/19 -> 1194/1179/15.  A rank network trained afresh
+--scenes 10) 1195/1176/19 -> 1194/1179/15.  Fine-tuned more gently
+(``--lr 2e-4``): 4738 right and 2 misread on the decks' corners, 300 scenes
+1225/1188/37, seeds 500-559 268/262/6, decks 1192/1176/16: again one more
+misread on those seeds, fewer found.  A rank network trained afresh
 (12 epochs, torch) on the same corners and Manrope's alone read every
 OpenDin 3 it was never shown (all 922 OpenDin corners 79.8 -> 83.2 %) and
 those decks' 3s and 5s (1200 corners, 199 misread before) without a
