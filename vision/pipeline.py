@@ -920,7 +920,9 @@ def guessed_scale(frame_shape, work_f: float) -> float:
 
 
 def _cards_read(result: FrameResult) -> int:
-    return sum(1 for s in result.sightings if s.kind in ("card", "marker"))
+    """Different cards read: a wrong scale can read one card twice (two of
+    its corners as two sightings) and so tie with the right one."""
+    return len({(s.kind, s.rank, s.suit, s.marker_id) for s in result.sightings if s.kind in ("card", "marker")})
 
 
 def oversized_index(patch: np.ndarray) -> bool:
