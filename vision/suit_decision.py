@@ -24,8 +24,8 @@ for the networks is the split inside that pair, asked differently per colour:
   At 0.5 (the red pair more likely than the black) the reader read 9 fewer
   of 300 scenes' cards than at 0.2, with as many misreads.
 
-Measured with corner_index.Thresholds.red_by_pair on, against it off (the
-black rule for both colours; the default, see there).
+Measured with corner_index.Thresholds.red_by_pair on (the default), against
+it off (the black rule for both colours): figures in corner_index.Thresholds.
 """
 
 from __future__ import annotations
