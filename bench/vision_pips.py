@@ -29,12 +29,12 @@ import numpy as np  # noqa: E402
 
 from vision import decks as deck_art  # noqa: E402
 from vision import pips  # noqa: E402
-from vision.corner_index import likeliest_suit, suit_share  # noqa: E402
 from vision.evaluate import _index_spots  # noqa: E402
 from vision.glyph_model import RANK_CLASSES  # noqa: E402
 from vision.glyphs import RED_SUITS, SUITS  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
+from vision.suit_decision import likeliest_suit, suit_share  # noqa: E402
 
 
 class _Recorder(VisionPipeline):

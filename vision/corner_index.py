@@ -24,10 +24,7 @@ from .cardart import text_image
 from .fonts import suit_glyph_fonts, system_fonts
 from .geometry import INDEX_BOX_H, INDEX_BOX_W
 from .glyphs import RANKS, RED_SUITS, SUIT_CHAR, SUITS, draw_suit
-
-# suit_share and likeliest_suit are imported from here by fusion, pips and the benches
 from .suit_decision import likeliest_suit, suit_verdict
-from .suit_decision import suit_share as suit_share
 
 PATCH_PPM = 4.0
 PATCH_W = int(INDEX_BOX_W * PATCH_PPM)

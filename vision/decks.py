@@ -38,7 +38,7 @@ import platformdirs
 
 from . import cardart
 from . import geometry as g
-from .glyphs import RANKS, SUITS
+from .glyphs import NUMBER_RANKS, RANKS, SUITS
 
 APP = "table-companion"
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
@@ -297,7 +297,7 @@ class Deck:
     def _layout(self) -> tuple[tuple[float, float, float, float], bool]:
         left, right = [], []
         for s in SUITS:
-            for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10"):
+            for r in NUMBER_RANKS:
                 art = self(r, s)
                 b = _corner_index_box(art)
                 if b is not None:

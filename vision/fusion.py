@@ -24,9 +24,10 @@ import numpy as np
 
 from . import geometry as g
 from .cards import card_outline
-from .corner_index import FOREIGN_RANKS, Evidence, likeliest_suit, mixed, suit_share
+from .corner_index import FOREIGN_RANKS, Evidence, mixed
 from .glyph_model import RANK_CLASSES
 from .glyphs import RANKS, SUITS
+from .suit_decision import likeliest_suit, suit_share
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+#: the ranks a card shows as pips
+NUMBER_RANKS = RANKS[1:10]
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 RED_SUITS = frozenset({"hearts", "diamonds"})
 SUIT_LETTER = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}

@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import glyph_model
-from .corner_index import References, evidence, extract_glyphs, suit_share
+from .corner_index import References, evidence, extract_glyphs
 from .glyphs import RED_SUITS, SUITS
+from .suit_decision import suit_share
 
 #: the network's probability of the card's own rank (or the templates' score
 #: when they pick it), and its share of the suit among suits of the ink's

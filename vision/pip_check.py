@@ -16,11 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .corner_index import likeliest_suit
-from .glyphs import RED_SUITS, SUITS
+from .glyphs import NUMBER_RANKS, RED_SUITS, SUITS
 from .pips import PipFace
-
-NUMBER_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+from .suit_decision import likeliest_suit
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from .corner_index import (
     whole_probs,
 )
 from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fuse
-from .glyphs import RED_SUITS
+from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
 from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
@@ -561,7 +561,7 @@ class VisionPipeline:
     def _pips_contradict(frame, plane: Plane, blob, c: Corner, reading: IndexReading, u: np.ndarray, v: np.ndarray) -> bool:
         """Whether the pips on the uncovered face of the number card read at
         corner ``c`` say the reading is wrong (vision.pip_check)."""
-        if reading.rank not in pip_check.NUMBER_RANKS:
+        if reading.rank not in NUMBER_RANKS:
             return False
         if pips.face_cover(card_outline(c.point, u, v), blob.contour_plane) < pips.PIPS.cover:
             return False

@@ -29,8 +29,9 @@ import numpy as np
 from . import geometry as g
 from . import glyph_model
 from .cards import Plane
-from .corner_index import Evidence, likeliest_suit, suit_share
+from .corner_index import Evidence
 from .glyphs import RANKS, RED_SUITS, SUITS
+from .suit_decision import likeliest_suit, suit_share
 
 #: face sampling, pixels per mm: a 10 mm pip is 20 px, about what the suit
 #: networks see of an index suit at 4 px/mm (12-20 px)
