@@ -13,7 +13,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from . import geometry as g
-from .fonts import suit_glyph_fonts, system_fonts
+from .fonts import card_fonts, suit_glyph_fonts
 from .glyphs import RED_SUITS, SUIT_CHAR, draw_suit
 from .markers import marker_image
 
@@ -46,8 +46,8 @@ def _bold_first(fonts: tuple[str, ...]) -> list[str]:
 
 @functools.cache
 def deck_styles(fonts: tuple[str, ...] | None = None) -> tuple[DeckStyle, ...]:
-    """A fixed, varied set of deck designs from the given (default: all system) fonts."""
-    fonts = _bold_first(fonts or system_fonts())
+    """A fixed, varied set of deck designs from the given fonts (default: fonts.card_fonts)."""
+    fonts = _bold_first(fonts or card_fonts())
     if not fonts:
         raise RuntimeError("no TrueType fonts found; install fonts-dejavu-core")
     rng = np.random.default_rng(1234)
@@ -219,8 +219,8 @@ def printed_card(marker_id: int, title: str = "") -> np.ndarray:
     o = g.PRINTED_CORNER_OFFSET
     _paste_marker(img, marker_id, o, o, g.PRINTED_CORNER_MARKER)
     _paste_marker(img, marker_id, g.CARD_W - o, g.CARD_H - o, g.PRINTED_CORNER_MARKER, rotate180=True)
-    if title and system_fonts():
-        ink = text_image(title, system_fonts()[0], 3 * PX)
+    if title and card_fonts():
+        ink = text_image(title, card_fonts()[0], 3 * PX)
         img.paste(Image.new("RGBA", ink.size, (60, 40, 20, 255)), (int(W / 2 - ink.width / 2), int(68 * PX)), ink)
     alpha = Image.new("L", (W, H), 0)
     _rounded_alpha(ImageDraw.Draw(alpha))

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from . import glyph_model, patch_model
 from .cardart import text_image
-from .fonts import suit_glyph_fonts, system_fonts
+from .fonts import card_fonts, suit_glyph_fonts
 from .geometry import INDEX_BOX_H, INDEX_BOX_W
 from .glyphs import RANKS, RED_SUITS, SUIT_CHAR, SUITS, draw_suit
 from .suit_decision import likeliest_suit, suit_verdict
@@ -265,9 +265,10 @@ def _variants(ink: np.ndarray):
 
 @functools.cache
 def builtin_references() -> References:
-    """References drawn from every upright font on the machine plus polygon suits."""
+    """References drawn from the card fonts (fonts.card_fonts: the same on
+    every machine that has them) plus polygon suits."""
     refs = References()
-    for font in system_fonts():
+    for font in card_fonts():
         # "0" and "1" alone are half a "10" whose other half was lost: they are
         # references so that such a half is recognised, and then not read;
         # so are the foreign letters

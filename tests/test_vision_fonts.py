@@ -1,0 +1,24 @@
+"""The card fonts: the same typefaces on every machine that has them."""
+
+from __future__ import annotations
+
+import os
+
+from vision import cardart, corner_index
+from vision.fonts import CARD_FONT_FAMILIES, card_fonts, system_fonts
+
+
+def test_card_fonts_are_of_the_card_families_only():
+    fonts = card_fonts()
+    assert fonts and set(fonts) <= set(system_fonts())
+    if any(os.path.basename(f).startswith(CARD_FONT_FAMILIES) for f in system_fonts()):
+        assert all(os.path.basename(f).startswith(CARD_FONT_FAMILIES) for f in fonts)
+        # another font on the machine (e.g. the IPA fonts ./run installs for Japanese pages) is left out
+        others = [f for f in system_fonts() if not os.path.basename(f).startswith(CARD_FONT_FAMILIES)]
+        assert not set(others) & set(fonts)
+
+
+def test_the_generator_and_the_reader_use_the_card_fonts():
+    assert {s.rank_font for s in cardart.deck_styles()} <= set(card_fonts())
+    # 16 rank labels (13 ranks, "0", "1", the foreign B), 2 squeezes, 7 variants per font
+    assert len(corner_index.builtin_references().rank_labels) == 16 * 2 * 7 * len(card_fonts())
