@@ -3,6 +3,7 @@ corners the pipeline finds in bench.vision_decks' scenes (the same seeds, one
 deck's faces each), saved with their truth for bench.reader_tune (#7).
 
     .venv/bin/python -m bench.deck_reader_patches --scenes 10 --out /tmp/deck_patches.npz [--deck NAME ...]
+    .venv/bin/python -m bench.deck_reader_patches --scenes 3 --seed0 1000 --size 4000x3000 --out /tmp/photo_patches.npz
 
 A reader decision tuned on generated scenes can be checked here on deck art
 it never saw, without running the pipeline again.  Localized decks (court
@@ -26,7 +27,7 @@ from vision import decks as decklib  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
 
 
-def collect(n_scenes: int, keys: list[str]) -> dict[str, np.ndarray]:
+def collect(n_scenes: int, keys: list[str], seed0: int = 0, size: tuple[int, int] | None = None) -> dict[str, np.ndarray]:
     """reader_patches.collect over every deck whose name holds one of ``keys`` (all without)."""
     parts = []
     chosen = [d for d in decklib.decks() if not keys or any(k in d.name for k in keys)]
@@ -34,7 +35,7 @@ def collect(n_scenes: int, keys: list[str]) -> dict[str, np.ndarray]:
         # reader_patches draws its scenes with the module's render_scene: give it this deck's faces
         reader_patches.render_scene = functools.partial(render_scene, faces=deck)
         try:
-            d = reader_patches.collect(n_scenes, 0)
+            d = reader_patches.collect(n_scenes, seed0, size)
         finally:
             reader_patches.render_scene = render_scene
         d["decks"] = np.array([deck.name] * len(d["patches"]))
@@ -56,10 +57,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=10)
     ap.add_argument("--deck", action="append", default=[], help="only decks whose name contains this (repeatable)")
+    ap.add_argument("--size", help="WxH: bench.vision_decks_photo's no-mat scenes at this size (e.g. 4000x3000 with --seed0 1000)")
+    ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    d = collect(args.scenes, args.deck)
+    size = tuple(int(x) for x in args.size.lower().split("x")) if args.size else None
+    d = collect(args.scenes, args.deck, args.seed0, size)
     if not d:
         print("no third-party decks (apt-get install " + " ".join(decklib.APT_PACKAGES) + ")")
         return

@@ -55,13 +55,17 @@ class CornerLook:
     orient: bool
 
 
-def corner_looks(n_scenes: int, seed0: int) -> Iterator[CornerLook]:
+def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None) -> Iterator[CornerLook]:
     """Every corner found in bench/vision.py's scenes ``seed0``.., both ways;
     corners near a card corner whose index is covered are neither card nor
-    negative, and left out."""
+    negative, and left out.  ``size``: bench.vision_decks_photo's scenes
+    instead (that size, no mat, 6-9 cards)."""
     pair = 0
     for i in range(seed0, seed0 + n_scenes):
-        img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2)
+        if size is None:
+            img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2)
+        else:
+            img, truth = render_scene(size[0], size[1], 6 + (i - seed0) % 4, seed=i, mat=False)
         pipe = VisionPipeline()
         *_, plane, blobs = pipe._prepare(img)
         corners = [c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)]
@@ -90,9 +94,9 @@ def corner_looks(n_scenes: int, seed0: int) -> Iterator[CornerLook]:
                 yield CornerLook(i, img, plane, ppm, co.point, u, v, pair, label, kind, ok)
 
 
-def collect(n_scenes: int, seed0: int) -> dict[str, np.ndarray]:
+def collect(n_scenes: int, seed0: int, size: tuple[int, int] | None = None) -> dict[str, np.ndarray]:
     patches, labels, orient, seeds, kinds, ppms, pairs = [], [], [], [], [], [], []
-    for x in corner_looks(n_scenes, seed0):
+    for x in corner_looks(n_scenes, seed0, size):
         patches.append(sample_patch(x.image, x.plane, x.point, x.u, x.v))
         labels.append(x.label)
         orient.append(x.orient)

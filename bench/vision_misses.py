@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.vision_misses --scenes 60
     .venv/bin/python -m bench.vision_misses --scenes 60 --list          # every miss, seed and card
     .venv/bin/python -m bench.vision_misses --scenes 10 --deck kde/standard   # a third-party deck
+    .venv/bin/python -m bench.vision_misses --scenes 3 --seed0 1000 --size 4000x3000 --deck neoclassical  # photo size, no mat
 
 For every face card with an uncovered corner index (the same scenes as
 bench/vision.py's accuracy run), the best of its uncovered index corners is put
@@ -185,15 +186,18 @@ def _found_cards(res, truth, ppm: float) -> set[int]:
     return out
 
 
-def classify(n_scenes: int, seed0: int = 0, misses: list | None = None, deck=None) -> collections.Counter:
+def classify(n_scenes: int, seed0: int = 0, misses: list | None = None, deck=None, size: tuple[int, int] | None = None) -> collections.Counter:
     """Tally of corner classes and, for cards missed, finder fates; ``misses``
     (when given) gets (seed, card index, corner class, finder fate) per miss.
     ``deck``: a third-party deck's faces (:class:`vision.decks.Deck`) instead
-    of the generator's."""
+    of the generator's.  ``size``: bench.vision_decks_photo's scenes instead
+    (that size, no mat, 6-9 cards)."""
     tally: collections.Counter = collections.Counter()
     for i in range(seed0, seed0 + n_scenes):
-        mat = i % 3 != 2
-        img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=mat, faces=deck)
+        if size is None:
+            img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2, faces=deck)
+        else:
+            img, truth = render_scene(size[0], size[1], 6 + (i - seed0) % 4, seed=i, mat=False, faces=deck)
         pipe = VisionPipeline()
         res, trace, args = _traced_pipeline(pipe, img)
         s = score(res, truth)
@@ -249,6 +253,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=60)
     ap.add_argument("--seed0", type=int, default=0)
+    ap.add_argument("--size", help="WxH: bench.vision_decks_photo's no-mat scenes at this size (e.g. 4000x3000; --seed0 1000 for its seeds)")
     ap.add_argument("--list", action="store_true", help="print every miss: seed, card, corner class, finder fate")
     ap.add_argument(
         "--deck",
@@ -266,7 +271,8 @@ def main() -> None:
 
 def report(args, deck) -> None:
     misses: list = []
-    t = classify(args.scenes, args.seed0, misses, deck)
+    size = tuple(int(x) for x in args.size.lower().split("x")) if args.size else None
+    t = classify(args.scenes, args.seed0, misses, deck, size)
     e = t["expected"] or 1
     name = f" ({deck.name})" if deck is not None else ""
     print(f"{args.scenes} scenes from seed {args.seed0}{name}: {t['expected']} face cards with an uncovered index")
