@@ -82,6 +82,14 @@ ZOOM = 1.6
 ZOOM_CHECK = 1.6
 #: mm a notched corner's confirming patch is moved in along both edges
 NOTCH_CHECK = 0.6
+#: frame px per mm from which every declined corner is also read zoomed out,
+#: not only one whose ink looks too large for the patch (oversized_index): at
+#: this resolution a patch covering ZOOM times as much still samples the
+#: frame at 2.5 px/mm or finer, and a jumbo index that the size test passes
+#: over (a rank 12-15 mm tall that is narrow, a suit cut off at the patch's
+#: foot) is read whole.  720p and 1080p frames over the mat (1-3 px/mm) are
+#: read as before; phone photos (5-15 px/mm) are not.
+ZOOM_ALL_PPM = 4.0
 #: a declined corner whose card's centre lies this near a card read at a corner
 #: is that card's (a bare corner) and is not pooled (vision.fusion)
 READ_CARD_MM = 10.0
@@ -595,7 +603,10 @@ class VisionPipeline:
                 best = (c, r, u, v)
                 if r.confidence >= SURE_READ:
                     break  # the other edge assignment turns the index sideways: it is not read as well
-        big = [(u, v) for u, v, patch in declined_here if oversized_index(patch)] if best is None else []
+        big = []
+        if best is None:
+            every = frame_px_per_mm(plane, c.point) >= ZOOM_ALL_PPM
+            big = [(u, v) for u, v, patch in declined_here if every or oversized_index(patch)]
         if best is not None and notched:
             _, r, u, v = best
             if not _agrees(r, read_patch(sample_patch(frame, plane, c.point + NOTCH_CHECK * (u + v), u, v), self.refs)):
@@ -955,6 +966,14 @@ def oversized_index(patch: np.ndarray) -> bool:
     if h > 18 * ppm or area > 0.75 * w * h:
         return False  # not a glyph: picture art, a marker, a dark edge
     return w >= 10 * ppm or (w >= 7 * ppm and (x + w >= gray.shape[1] or h >= 11 * ppm))
+
+
+def frame_px_per_mm(plane: Plane, point: np.ndarray) -> float:
+    """Frame pixels per plane millimetre at ``point`` (the geometric mean of
+    the two axes' scales: a tilted view stretches one more than the other)."""
+    p = plane.to_frame(np.array([point, point + (1.0, 0.0), point + (0.0, 1.0)], np.float64))
+    a, b = p[1] - p[0], p[2] - p[0]
+    return float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
 
 
 def _agrees(a: IndexReading, b: IndexReading | None) -> bool:
