@@ -16,6 +16,8 @@ def test_card_fonts_are_of_the_card_families_only():
         # another font on the machine (e.g. the IPA fonts ./run installs for Japanese pages) is left out
         others = [f for f in system_fonts() if not os.path.basename(f).startswith(CARD_FONT_FAMILIES)]
         assert not set(others) & set(fonts)
+    # one file per name (fonts-liberation and fonts-liberation2 share names)
+    assert len({os.path.basename(f) for f in fonts}) == len(fonts)
 
 
 def test_the_generator_and_the_reader_use_the_card_fonts():

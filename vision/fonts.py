@@ -34,11 +34,20 @@ def system_fonts() -> tuple[str, ...]:
 
 @functools.cache
 def card_fonts() -> tuple[str, ...]:
-    """The system fonts of :data:`CARD_FONT_FAMILIES`, sorted by path; every
-    system font on a machine that has none of them (not Debian-like), so
-    that the generator and the reader still work there."""
+    """The system fonts of :data:`CARD_FONT_FAMILIES`, sorted by path, one
+    file per name (fonts-liberation2 installs the same names as
+    fonts-liberation in another folder: the first path wins); every system
+    font on a machine that has none of them (not Debian-like), so that the
+    generator and the reader still work there."""
     fonts = system_fonts()
-    return tuple(f for f in fonts if os.path.basename(f).startswith(CARD_FONT_FAMILIES)) or fonts
+    seen: set[str] = set()
+    out = []
+    for f in fonts:
+        name = os.path.basename(f)
+        if name.startswith(CARD_FONT_FAMILIES) and name not in seen:
+            seen.add(name)
+            out.append(f)
+    return tuple(out) or fonts
 
 
 @functools.cache
