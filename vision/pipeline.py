@@ -87,8 +87,8 @@ NOTCH_CHECK = 0.6
 #: this resolution a patch covering ZOOM times as much still samples the
 #: frame at 2.5 px/mm or finer, and a jumbo index that the size test passes
 #: over (a rank 12-15 mm tall that is narrow, a suit cut off at the patch's
-#: foot) is read whole.  720p and 1080p frames over the mat (1-3 px/mm) are
-#: read as before; phone photos (5-15 px/mm) are not.
+#: foot) is read whole.  720p and 1080p frames over the mat (1-3 px/mm)
+#: never reach it; phone photos (5-15 px/mm) do.
 ZOOM_ALL_PPM = 4.0
 #: a declined corner whose card's centre lies this near a card read at a corner
 #: is that card's (a bare corner) and is not pooled (vision.fusion)
