@@ -570,6 +570,10 @@ class Thresholds:
     patch_weight: float = 0.0
     patch_skip: float = 1.01
 
+    def suit_verdict(self, ps: np.ndarray, red: bool) -> tuple[tuple[int, float], bool]:
+        """vision.suit_decision.suit_verdict with these thresholds."""
+        return suit_verdict(ps, red, self.net_suit, self.net_suit_red, self.red_shape, self.red_by_pair)
+
 
 THRESHOLDS = Thresholds()
 
@@ -718,7 +722,7 @@ def evidence(gl: Glyphs, refs: References, full: bool = False, whole=None) -> Ev
         return Evidence(gl, pr, whole=whole)
     if not full:
         ms = mixed(None, ps, whole, w)[1]
-        if not (ms[-1] <= t.net_junk and suit_verdict(ms, gl.red, t.net_suit, t.net_suit_red, t.red_shape, t.red_by_pair)[1]):
+        if not (ms[-1] <= t.net_junk and t.suit_verdict(ms, gl.red)[1]):
             return Evidence(gl, pr, ps, whole=whole)
     t_rank, rs, _ = refs.rank(gl.rank_ink)
     t_suit, ss, split = refs.suit(gl.suit_ink, gl.red) if gl.red is not None else ("", -1.0, 0.0)
@@ -735,7 +739,7 @@ def decide(ev: Evidence, t: Thresholds) -> IndexReading | None:
     rank = glyph_model.RANK_CLASSES[r]
     if rank not in RANKS or pr[r] < t.net_rank_low or pr[-1] > t.net_junk or not ps[-1] <= t.net_junk:
         return None
-    (si, p_suit), sure_suit = suit_verdict(ps, gl.red, t.net_suit, t.net_suit_red, t.red_shape, t.red_by_pair)
+    (si, p_suit), sure_suit = t.suit_verdict(ps, gl.red)
     suit = SUITS[si]
     if not sure_suit:
         return None
