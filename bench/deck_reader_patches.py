@@ -13,7 +13,6 @@ too (their own court letters it should decline)."""
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import sys
 
@@ -24,7 +23,6 @@ import numpy as np  # noqa: E402
 
 from bench import reader_patches  # noqa: E402
 from vision import decks as decklib  # noqa: E402
-from vision.scene import render_scene  # noqa: E402
 
 
 def collect(n_scenes: int, keys: list[str], seed0: int = 0, size: tuple[int, int] | None = None) -> dict[str, np.ndarray]:
@@ -32,12 +30,7 @@ def collect(n_scenes: int, keys: list[str], seed0: int = 0, size: tuple[int, int
     parts = []
     chosen = [d for d in decklib.decks() if not keys or any(k in d.name for k in keys)]
     for deck in chosen:
-        # reader_patches draws its scenes with the module's render_scene: give it this deck's faces
-        reader_patches.render_scene = functools.partial(render_scene, faces=deck)
-        try:
-            d = reader_patches.collect(n_scenes, seed0, size)
-        finally:
-            reader_patches.render_scene = render_scene
+        d = reader_patches.collect(n_scenes, seed0, size, deck)
         d["decks"] = np.array([deck.name] * len(d["patches"]))
         parts.append(d)
         print(f"{deck.name}: {len(d['patches'])} patches", flush=True)

@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.vision_decks_photo import photo_scene  # noqa: E402
 from vision.cards import find_corners, sample_patch  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
@@ -55,17 +56,18 @@ class CornerLook:
     orient: bool
 
 
-def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None) -> Iterator[CornerLook]:
+def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None, faces=None) -> Iterator[CornerLook]:
     """Every corner found in bench/vision.py's scenes ``seed0``.., both ways;
     corners near a card corner whose index is covered are neither card nor
     negative, and left out.  ``size``: bench.vision_decks_photo's scenes
-    instead (that size, no mat, 6-9 cards)."""
+    instead (that size, no mat, 6-9 cards).  ``faces``: a third-party deck's
+    (vision.decks.Deck) instead of the generator's."""
     pair = 0
     for i in range(seed0, seed0 + n_scenes):
         if size is None:
-            img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2)
+            img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2, faces=faces)
         else:
-            img, truth = render_scene(size[0], size[1], 6 + (i - seed0) % 4, seed=i, mat=False)
+            img, truth = photo_scene(i, seed0, size, faces)
         pipe = VisionPipeline()
         *_, plane, blobs = pipe._prepare(img)
         corners = [c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)]
@@ -94,9 +96,9 @@ def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None)
                 yield CornerLook(i, img, plane, ppm, co.point, u, v, pair, label, kind, ok)
 
 
-def collect(n_scenes: int, seed0: int, size: tuple[int, int] | None = None) -> dict[str, np.ndarray]:
+def collect(n_scenes: int, seed0: int, size: tuple[int, int] | None = None, faces=None) -> dict[str, np.ndarray]:
     patches, labels, orient, seeds, kinds, ppms, pairs = [], [], [], [], [], [], []
-    for x in corner_looks(n_scenes, seed0, size):
+    for x in corner_looks(n_scenes, seed0, size, faces):
         patches.append(sample_patch(x.image, x.plane, x.point, x.u, x.v))
         labels.append(x.label)
         orient.append(x.orient)

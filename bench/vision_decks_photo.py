@@ -32,11 +32,17 @@ from vision.pipeline import VisionPipeline  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
 
 
+def photo_scene(seed: int, seed0: int, size: tuple[int, int], faces=None):
+    """The scene of ``seed`` in a run from ``seed0``: ``size``, no mat, 6-9
+    cards (bench.vision_misses and bench.reader_patches draw the same with ``--size``)."""
+    return render_scene(size[0], size[1], 6 + (seed - seed0) % 4, seed=seed, mat=False, faces=faces)
+
+
 def measure(deck: decklib.Deck | None, n_scenes: int, seed0: int, size: tuple[int, int]) -> tuple[Score, list[float]]:
     """Score and CPU ms per image on ``n_scenes`` no-mat scenes of ``size`` drawn with ``deck``'s faces."""
     total, ms = Score(), []
     for i in range(n_scenes):
-        img, truth = render_scene(size[0], size[1], 6 + i % 4, seed=seed0 + i, mat=False, faces=deck)
+        img, truth = photo_scene(seed0 + i, seed0, size, deck)
         t0 = time.thread_time()
         result = VisionPipeline().process(img)
         ms.append(1000 * (time.thread_time() - t0))

@@ -45,6 +45,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import vision.pipeline as vp  # noqa: E402
+from bench.vision_decks_photo import photo_scene  # noqa: E402
 from vision.cards import find_corners, find_notched_corners, sample_patch, table_share_fn  # noqa: E402
 from vision.corner_index import read_patch  # noqa: E402
 from vision.evaluate import _index_spots, score  # noqa: E402
@@ -197,7 +198,7 @@ def classify(n_scenes: int, seed0: int = 0, misses: list | None = None, deck=Non
         if size is None:
             img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2, faces=deck)
         else:
-            img, truth = render_scene(size[0], size[1], 6 + (i - seed0) % 4, seed=i, mat=False, faces=deck)
+            img, truth = photo_scene(i, seed0, size, deck)
         pipe = VisionPipeline()
         res, trace, args = _traced_pipeline(pipe, img)
         s = score(res, truth)
