@@ -636,6 +636,14 @@ def edges_beyond(gray: np.ndarray, plane_to_work: np.ndarray, tops: np.ndarray, 
     return out | (vals.max(axis=1) - vals.min(axis=1) >= EDGE_CONTRAST)
 
 
+def card_corner(corner: np.ndarray, u: np.ndarray, v: np.ndarray, rank_box) -> np.ndarray:
+    """The card's corner (plane mm) from a typical index layout around the
+    rank glyph ``rank_box`` (x, y, w, h: patch px) of the patch placed at ``corner``."""
+    x, y, w, h = rank_box
+    rank_c = corner + ((x + w / 2) / PATCH_PPM) * u + ((y + h / 2) / PATCH_PPM) * v
+    return rank_c - CARD_RANK_U * u - (CARD_RANK_TOP + h / 2 / PATCH_PPM) * v
+
+
 def find_index_pairs(
     frame: np.ndarray,
     plane: Plane,
@@ -651,6 +659,7 @@ def find_index_pairs(
     trace: dict | None = None,
     seal: bool = True,
     bg_tiles: np.ndarray | None = None,
+    declined: list | None = None,
 ) -> list[PairReading]:
     """Corner indices found from their rank/suit ink pairs.
 
@@ -674,7 +683,9 @@ def find_index_pairs(
     ``trace`` (a diagnostic, bench/vision_misses.py): when given, filled with
     the holes searched (``"holes"``, sealed ones included), the ink spots
     (``"spots"``, ``"skip"``) and every candidate with what became of it
-    (``"cands"``: [(top, v, spot ids, fate)])."""
+    (``"cands"``: [(top, v, spot ids, fate)]).  ``declined``: when given,
+    gets (patch corner, u, v, patch) of every patch the reader declined
+    (vision.near_pip looks beside it for the card's pips)."""
     n_own = len(holes[0])  # holes from here on are sealed ones
     if seal:
         extra_stats, extra_cents, mask = sealed_holes(mask, plane, frame, bg_tiles)
@@ -757,7 +768,8 @@ def find_index_pairs(
             blind += 1
         u = np.array([v[1], -v[0]])
         corner = top - PATCH_TOP_MARGIN * v - PATCH_RANK_U * u
-        r = read_patch(sample_patch(frame, plane, corner, u, v), refs)
+        patch = sample_patch(frame, plane, corner, u, v)
+        r = read_patch(patch, refs)
         # a 6 upside down is a 9: with no card end seen above it, neither is trusted
         # a sealed spot's glyphs touch the card's edge or something on it: surer readings only
         least = SEALED_CONFIDENCE if any(int(spots.labels[i]) >= n_own for i in ids) else MIN_CONFIDENCE
@@ -774,14 +786,13 @@ def find_index_pairs(
         if not ok:
             note((top, v, ids, fate))
             failed.append((top, v))
+            if r is None and declined is not None:
+                declined.append((corner, u, v, patch))
             continue
         note((top, v, ids, "read"))
         for i in ids:
             used[i] = True
-        # the card's corner from a typical index layout around the rank read
-        rank_c = corner + ((x + w / 2) / PATCH_PPM) * u + ((y + h / 2) / PATCH_PPM) * v
-        card_corner = rank_c - CARD_RANK_U * u - (CARD_RANK_TOP + h / 2 / PATCH_PPM) * v
-        out.append(PairReading(card_corner, u, v, r))
+        out.append(PairReading(card_corner(corner, u, v, r.rank_box), u, v, r))
         # spots of the index just read (e.g. the second glyph of a "10")
         used |= _known(spots.centres, index_boxes([(corner, u, v, r)]), np.zeros((0, 2)), 0)
     return out

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from . import geometry as g
-from . import glyph_model, patch_model, pip_check, pips
+from . import glyph_model, near_pip, patch_model, pip_check, pips
 from .backs import face_margins, find_backs
 from .card_scale import card_scale
 from .cards import (
@@ -55,6 +55,7 @@ from .corner_index import (
 from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fuse
 from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
+from .index_pairs import card_corner as pair_card_corner
 from .index_pairs import find_index_pairs
 from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
@@ -354,7 +355,8 @@ class VisionPipeline:
         found += self._sibling_indices(frame, holes, plane, all_reads)
         # indices with no card edge of their own: rank/suit ink pairs (vision.index_pairs)
         known = ([x.outline for x in found], [a for x in found for a in x.anchors])
-        for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg):
+        pair_declined: list = []
+        for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined):
             r = p.reading
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
@@ -363,6 +365,8 @@ class VisionPipeline:
             if r is not None:
                 c, u, v = looks[0]
                 found.append(_Found("card", card_outline(c.point, u, v), [x.point + 5 * xu + 8 * xv for x, xu, xv in looks], r.confidence, r.rank, r.suit))
+        # number cards still unread whose first row of pips shows beside the index (vision.near_pip)
+        found += self._near_pip_cards(frame, plane, declined, blobs, found, pair_declined, mask) if read_pips else []
         found = _merge_same_card(found)
         # printed cards and marked backs
         markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)
@@ -565,6 +569,40 @@ class VisionPipeline:
             out.append(([(m[0], m[1], m[2]) for m in members], face, evs))
         return out
 
+    def _near_pip_cards(self, frame, plane: Plane, declined, blobs, found, pair_declined=(), mask=None) -> list[_Found]:
+        """Cards not found otherwise whose declined index has a sure number
+        rank and whose first row of pips lies uncovered beside it on the
+        card's own paper (:mod:`vision.near_pip`): the pips give the suit.
+        ``declined``: corners' declined looks (their paper is their blob's);
+        ``pair_declined``: patches placed from ink pairs and declined
+        (vision.index_pairs; the card's corner from the rank's place, its
+        paper from the ``mask``)."""
+        if not (declined or pair_declined) or not glyph_model.available():
+            return []
+        taken = [_centre(x.outline) for x in found if x.kind == "card"]
+        out: list[_Found] = []
+        looks = [(c.point, u, v, patch, blobs[c.blob].contour_plane) for c, u, v, patch in declined]
+        looks += [(pc, u, v, patch, None) for pc, u, v, patch in pair_declined]
+        for point, u, v, patch, contour in looks:
+            gl = extract_glyphs(patch)
+            if gl is None:
+                continue
+            if contour is None:
+                point = pair_card_corner(point, u, v, gl.rank_box)
+            ctr = card_centre(point, u, v)
+            if any(float(np.linalg.norm(ctr - t)) < READ_CARD_MM for t in taken):
+                continue
+            row = near_pip.sample_row(frame, plane, point, u, v, contour=contour, mask=mask if contour is None else None)
+            if row.why:
+                continue
+            r = near_pip.decide(evidence(gl, self.refs, full=True), row)
+            if r is None:
+                continue
+            rank, suit, conf = r
+            out.append(_Found("card", card_outline(point, u, v), [point + 5 * u + 8 * v], conf, rank, suit))
+            taken.append(ctr)
+        return out
+
     @staticmethod
     def _pips_contradict(frame, plane: Plane, blob, c: Corner, reading: IndexReading, u: np.ndarray, v: np.ndarray) -> bool:
         """Whether the pips on the uncovered face of the number card read at
@@ -572,7 +610,9 @@ class VisionPipeline:
         if reading.rank not in NUMBER_RANKS:
             return False
         if pips.face_cover(card_outline(c.point, u, v), blob.contour_plane) < pips.PIPS.cover:
-            return False
+            # the first row of pips beside the index, where it shows (vision.near_pip)
+            row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane)
+            return near_pip.contradicts(row, reading.rank, reading.suit)
         face = pips.read_face(pips.sample_face(frame, plane, c.point, u, v))
         return pip_check.contradicts(face, reading.rank, reading.suit)
 

@@ -159,7 +159,7 @@ def _in_index_zone(x: float, y: float) -> bool:
     return side and end
 
 
-def _colour(face: np.ndarray, sel: np.ndarray, paper: np.ndarray) -> bool | None:
+def ink_is_red(face: np.ndarray, sel: np.ndarray, paper: np.ndarray) -> bool | None:
     """True if the ink under ``sel`` is red, False if black or blue, None if unsure
     (as corner_index's test: the ink's colour white-balanced on the paper)."""
     ink = face[sel].astype(np.float32)
@@ -226,7 +226,7 @@ def read_face(face: np.ndarray, ppm: float = FACE_PPM, t: PipThresholds = PIPS) 
     others = sum(1 for c in cands if c not in group and c[4] >= 0.6 * med)
     paper = (labels == 0) & (ink <= lo + 0.2 * (hi - lo))
     sel = np.isin(labels, [c[0] for c in group])
-    red = _colour(face, sel, paper)
+    red = ink_is_red(face, sel, paper)
     floor = lo + 0.1 * (hi - lo)
     raw = np.maximum(ink.astype(np.float32) - floor, 0)
     # the layout's own centre (the middle of the pips' span): a corner placed

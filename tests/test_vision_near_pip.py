@@ -1,0 +1,178 @@
+"""A number card's suit from the first row of pips beside its index
+(vision.near_pip): the row found on generated faces, the rule on made-up
+index evidence, covered rows, bad inputs, and the pipeline reading a card
+whose lower half lies under another."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.support.evidence import evidence
+from vision import cardart, glyph_model, near_pip, pips
+from vision import geometry as g
+from vision import pipeline as pl
+from vision.cards import Plane
+from vision.pipeline import VisionPipeline
+from vision.scene import render_scene
+
+needs_nets = pytest.mark.skipif(not glyph_model.available(), reason="glyph network weights missing")
+PPM = pips.FACE_PPM
+
+
+def _face(rank: str, suit: str, blur: float = 0.8) -> np.ndarray:
+    """A generated face on white paper at the pips' sampling (a 720p frame's blur)."""
+    art = cardart.card_face(rank, suit, cardart.deck_styles()[0])
+    a = art[:, :, 3:4].astype(np.float32) / 255
+    bgr = (art[:, :, :3].astype(np.float32) * a + 235 * (1 - a)).astype(np.uint8)
+    small = cv2.resize(bgr, (round(g.CARD_W * PPM), round(g.CARD_H * PPM)), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), blur)
+
+
+def _paper(face: np.ndarray) -> np.ndarray:
+    return np.ones(face.shape[:2], np.uint8)
+
+
+def _sure(rank: str, suit: dict, red: bool = False):
+    ev = evidence({rank: 0.95}, suit, red)
+    # the templates agree on the rank (as decide asks)
+    return ev.__class__(**{**ev.__dict__, "template_rank": rank, "rank_score": 0.9})
+
+
+@needs_nets
+@pytest.mark.parametrize("rank,suit,count", [("2", "spades", 1), ("5", "clubs", 2), ("8", "spades", 3), ("10", "hearts", 5), ("7", "diamonds", 3)])
+def test_the_first_row_of_a_generated_face_is_found_and_read(rank, suit, count):
+    face = _face(rank, suit)
+    row = near_pip.read_row(face, _paper(face))
+    assert row.why == "" and row.count == count
+    assert row.red == (suit in ("hearts", "diamonds"))
+    other = {"spades": "clubs", "clubs": "spades", "hearts": "diamonds", "diamonds": "hearts"}[suit]
+    # the index is sure of the rank, its suit split: the pips settle it
+    r = near_pip.decide(_sure(rank, {suit: 0.5, other: 0.5}, row.red), row)
+    assert r is not None and r[:2] == (rank, suit)
+    assert r[2] < 0.6  # under a sure single read and the spot searches' 0.6
+
+
+@needs_nets
+def test_the_rank_must_be_sure_a_number_and_the_index_must_allow_the_suit():
+    face = _face("6", "clubs")
+    row = near_pip.read_row(face, _paper(face))
+    assert row.why == ""
+    split = {"clubs": 0.5, "spades": 0.5}
+    assert near_pip.decide(evidence({"6": 0.5, "8": 0.45}, split), row) is None  # rank unsure
+    assert near_pip.decide(_sure("K", split), row) is None  # a court card prints no pip row
+    assert near_pip.decide(_sure("A", split), row) is None
+    assert near_pip.decide(_sure("6", {"spades": 0.97, "clubs": 0.01}), row) is None  # the index rules clubs out
+    assert near_pip.decide(_sure("6", {"hearts": 0.5, "diamonds": 0.5}, red=True), row) is None  # the index ink is red
+    incomplete = evidence({"6": 0.95}, split, complete=False)
+    assert near_pip.decide(incomplete, row) is None
+
+
+@needs_nets
+def test_a_row_touching_other_paper_or_mixed_sizes_is_not_read():
+    face = _face("9", "spades")
+    paper = _paper(face)
+    # another card's edge across the row: the pips are not all on the corner's own paper
+    paper[:, int(20 * PPM) :] = 0
+    assert near_pip.read_row(face, paper).why == "pip off paper"
+    # the row covered altogether: no pips
+    covered = face.copy()
+    covered[int(9 * PPM) : int(40 * PPM), int(11 * PPM) :] = 235
+    assert near_pip.read_row(covered, _paper(face)).why == "no pips"
+    # a court card's picture: ink of many sizes or too large
+    court = _face("K", "spades")
+    assert near_pip.read_row(court, _paper(court)).why
+
+
+def test_bad_faces_give_a_reason_not_an_error():
+    blank = np.full((176, 126, 3), 230, np.uint8)
+    assert near_pip.read_row(blank, _paper(blank)).why == "no ink"
+    assert near_pip.read_row(blank, np.zeros((176, 126), np.uint8)).why == "no paper"
+    noise = np.random.default_rng(0).integers(0, 256, (176, 126, 3), dtype=np.uint8)
+    row = near_pip.read_row(noise, _paper(noise))
+    assert near_pip.decide(_sure("6", {"clubs": 0.6, "spades": 0.4}), row) is None
+    # a face sampled off the frame, tiny or huge: a reason, never an error
+    frame = np.full((120, 160, 3), 200, np.uint8)
+    plane = Plane(np.eye(3), np.eye(3), True)
+    contour = np.array([[0, 0], [160, 0], [160, 120], [0, 120]], float)
+    for point, s in (((0.0, 0.0), 1.0), ((150.0, 110.0), 1.0), ((10.0, 10.0), 1e-3), ((10.0, 10.0), 1e3)):
+        u, v = np.array([s, 0.0]), np.array([0.0, s])
+        assert near_pip.sample_row(frame, plane, np.array(point), u, v, contour=contour).why
+        assert near_pip.sample_row(frame, plane, np.array(point), u, v, mask=np.full((120, 160), 255, np.uint8)).why
+    assert near_pip.sample_row(frame, plane, np.zeros(2), np.array([1.0, 0]), np.array([0, 1.0])).why == "no paper"
+    assert near_pip.own_paper(contour, np.zeros(2), np.zeros(2), np.zeros(2), (126, 176)).sum() == 0
+
+
+def test_own_paper_follows_the_corner_and_its_mirror():
+    contour = np.array([[100, 100], [163, 100], [163, 120], [100, 120]], float)  # a 20 mm strip from the corner
+    m = near_pip.own_paper(contour, np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), (126, 176))
+    assert m[: int(19 * PPM)].all() and not m[int(21 * PPM) :].any()
+    # the corner at the strip's right end, the card to the left: sampled mirrored, so again top left
+    m = near_pip.own_paper(contour, np.array([163.0, 100.0]), np.array([-1.0, 0.0]), np.array([0.0, 1.0]), (126, 176))
+    assert m[: int(19 * PPM)].all() and not m[int(21 * PPM) :].any()
+
+
+@needs_nets
+def test_the_pipeline_reads_a_card_by_its_pip_row_where_only_its_top_shows(monkeypatch):
+    layout = [
+        {"cx": 200, "cy": 150, "angle": 0, "kind": "face", "rank": "8", "suit": "clubs"},
+        {"cx": 200, "cy": 200, "angle": 0, "kind": "face", "rank": "K", "suit": "hearts"},  # over its lower half
+    ]
+    img, _ = render_scene(1280, 720, seed=5, layout=layout, occluders=0, max_tilt=10, effects=False)
+    real = pl.read_patch
+    # the corner reader declines the 8's index (as at 720p, a suit split between spades and clubs)
+    monkeypatch.setattr(pl, "read_patch", lambda patch, refs=None: None if _is_eight(patch, real, refs) else real(patch, refs))
+    monkeypatch.setattr(pl, "find_index_pairs", lambda *a, **k: [])
+    got = [(s.rank, s.suit) for s in VisionPipeline(fusion=None).process(img).sightings if s.kind == "card"]
+    assert ("8", "clubs") in got
+    # without the pip row it is not read
+    monkeypatch.setattr(VisionPipeline, "_near_pip_cards", lambda *a, **k: [])
+    got = [(s.rank, s.suit) for s in VisionPipeline(fusion=None).process(img).sightings if s.kind == "card"]
+    assert ("8", "clubs") not in got
+    # a card over its pip row (its index still showing): not read
+    monkeypatch.undo()
+    monkeypatch.setattr(pl, "read_patch", lambda patch, refs=None: None if _is_eight(patch, real, refs) else real(patch, refs))
+    monkeypatch.setattr(pl, "find_index_pairs", lambda *a, **k: [])
+    layout[1] = {"cx": 200 + 14, "cy": 150 + 4, "angle": 0, "kind": "face", "rank": "K", "suit": "hearts"}
+    img, _ = render_scene(1280, 720, seed=5, layout=layout, occluders=0, max_tilt=10, effects=False)
+    got = [(s.rank, s.suit) for s in VisionPipeline(fusion=None).process(img).sightings if s.kind == "card"]
+    assert ("8", "clubs") not in got
+
+
+def _is_eight(patch, real, refs) -> bool:
+    r = real(patch, refs)
+    return r is not None and r.rank == "8"
+
+
+@needs_nets
+def test_a_row_must_lie_where_the_ranks_first_row_does():
+    face = _face("5", "clubs")
+    row = near_pip.read_row(face, _paper(face))
+    assert near_pip.fits_rank(row.centres, "5") and near_pip.fits_rank(row.centres, "9")
+    assert not near_pip.fits_rank(row.centres, "2")  # a 2's single pip lies on the middle line
+    two = _face("2", "clubs")
+    assert near_pip.fits_rank(near_pip.read_row(two, _paper(two)).centres, "2")
+    # the card above in a staggered pile, 12 mm lower: its pips are not this card's
+    shifted = np.full_like(face, 235)
+    shifted[int(12 * PPM) :] = face[: -int(12 * PPM)]
+    low = near_pip.read_row(shifted, _paper(shifted))
+    assert low.centres and not near_pip.fits_rank(low.centres, "5")
+    assert near_pip.decide(_sure("5", {"clubs": 0.5, "spades": 0.5}), low) is None
+    # 6 mm to the right: off the columns
+    right = np.full_like(face, 235)
+    right[:, int(6 * PPM) :] = face[:, : -int(6 * PPM)]
+    assert not near_pip.fits_rank(near_pip.read_row(right, _paper(right)).centres, "5")
+    assert not near_pip.fits_rank((), "5")
+
+
+@needs_nets
+def test_a_sure_row_contradicts_a_reading_of_the_other_suit_of_its_colour():
+    face = _face("6", "clubs")
+    row = near_pip.read_row(face, _paper(face))
+    assert near_pip.contradicts(row, "6", "spades")
+    assert not near_pip.contradicts(row, "6", "clubs")
+    assert not near_pip.contradicts(row, "6", "hearts")  # another colour: the row is not this card's
+    assert not near_pip.contradicts(row, "K", "spades")  # a court card prints no row
+    assert not near_pip.contradicts(near_pip.PipRow(None, None, why="no pips"), "6", "spades")
+

@@ -1,0 +1,258 @@
+"""A number card's suit from the pips beside its index, where the index's
+own suit glyph is too small to tell (#7).
+
+At 720p the commonest decline is a number card whose rank the reader is
+sure of but whose suit glyph (3-5 mm, 4-9 camera pixels) is split between
+spades and clubs, or hearts and diamonds.  Every French or English deck
+prints a number card's first row of pips just beside and below the index
+(centres about 12-25 mm from the card's top edge), two to three times the
+index suit's size.  :mod:`vision.pips` reads a face only when all of it
+lies uncovered; a card in a pile or under a hand often shows its index and
+that first row but not the rest.  Here only that row is looked at:
+
+* the ink must lie on the index corner's own paper region with paper all
+  round it (no other card's edge or a hand between), outside the index's
+  zone, pip-sized (5.5-20 mm), all of one size, of the index ink's colour;
+* the rank must be one the reader is sure of (its own rank rules) and a
+  number (aces and court cards print no pip row there);
+* the pips' suit, read upright by the suit networks and pooled, must be
+  sure within the ink's colour, and the index's own suit networks must not
+  rule it out, nor the templates veto it.
+
+Pure functions: the pipeline gives the frame, the corner and its paper."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import glyph_model
+from .cards import Plane
+from .corner_index import FOREIGN_RANKS, THRESHOLDS, Evidence, Thresholds
+from .glyphs import NUMBER_RANKS, RED_SUITS, SUITS
+from .pips import FACE_PPM, VIEW_PAD, ink_is_red, sample_face
+from .suit_decision import likeliest_suit, suit_share
+
+
+@dataclass(frozen=True)
+class NearPipThresholds:
+    #: where a first-row pip's centre may lie, card mm from the index corner (x0, y0, x1, y1)
+    window: tuple[float, float, float, float] = (11.0, 8.0, 52.0, 36.0)
+    #: how much of the face is looked at (mm down the long edge)
+    depth_mm: float = 46.0
+    min_pip_mm: float = 5.5
+    max_pip_mm: float = 20.0
+    #: the pips differ in height by at most this share of their median
+    size_spread: float = 0.25
+    #: paper of the corner's own region all round a pip, mm
+    paper_mm: float = 1.5
+    #: the pooled pip suit's share among the suits of the ink's colour, and its most junk
+    suit: float = 0.9
+    junk: float = 0.2
+    #: the index suit networks' share of the pip suit (not ruled out by the index)
+    index_suit: float = 0.1
+    #: the top row's centre, mm below the card's top edge; pips this close in height are one row
+    first_row: tuple[float, float] = (10.0, 26.0)
+    row_tol: float = 3.0
+    #: the columns' distance from the middle line (mm), and how far a row may lie off (mm)
+    column: float = 12.5
+    centre_tol: float = 5.0
+    #: a reading is contradicted by a row whose pooled suit of the same colour is this sure of another suit
+    contradict: float = 0.95
+
+
+NEAR_PIPS = NearPipThresholds()
+
+
+@dataclass(frozen=True)
+class PipRow:
+    """The pips found beside an index: their suit probabilities (pooled), colour, count."""
+
+    suit_p: np.ndarray | None
+    red: bool | None
+    count: int = 0
+    why: str = ""
+    #: the pips' centres, card mm from the index corner (x across, y down)
+    centres: tuple[tuple[float, float], ...] = ()
+
+
+def sure_number_rank(ev: Evidence, t: Thresholds = THRESHOLDS) -> str | None:
+    """The rank the reader's own rank rules accept from ``ev`` (complete
+    evidence), when it is a number rank; else None."""
+    if not ev.complete or ev.rank_p is None:
+        return None
+    pr = ev.rank_p
+    r = int(np.argmax(pr))
+    rank = glyph_model.RANK_CLASSES[r]
+    if rank not in NUMBER_RANKS or pr[r] < t.net_rank_low or pr[-1] > t.net_junk:
+        return None
+    agree = ev.template_rank == rank
+    sure = pr[r] >= t.net_rank or (pr[r] >= t.net_rank_low and ev.rank_score >= t.template_sure)
+    if ev.rank_score < t.min_template_rank or not ((agree and sure) or pr[r] >= t.net_rank_alone):
+        return None
+    if ev.template_rank in FOREIGN_RANKS:
+        return None
+    return rank
+
+
+def own_paper(contour_plane: np.ndarray, point: np.ndarray, u: np.ndarray, v: np.ndarray, size: tuple[int, int], ppm: float = FACE_PPM) -> np.ndarray:
+    """A mask over the face sampled at ``point`` (as :func:`vision.pips.sample_face`
+    samples it, ``size`` (w, h) px) of where the paper region ``contour_plane``
+    (plane mm) lies."""
+    basis = np.array([u, v], np.float64).T
+    if abs(np.linalg.det(basis)) < 1e-6:
+        return np.zeros(size[::-1], np.uint8)
+    xy = (np.linalg.inv(basis) @ (np.asarray(contour_plane, np.float64).reshape(-1, 2) - point).T).T * ppm
+    if u[0] * v[1] - u[1] * v[0] < 0:
+        xy[:, 0] = size[0] - 1 - xy[:, 0]
+    mask = np.zeros(size[::-1], np.uint8)
+    cv2.fillPoly(mask, [np.round(xy).astype(np.int32).reshape(-1, 1, 2)], 1)
+    return mask
+
+
+def paper_from_mask(mask: np.ndarray, work_to_plane: np.ndarray, point, u, v, size: tuple[int, int], ppm: float = FACE_PPM) -> np.ndarray:
+    """As :func:`own_paper` for an index found without its card's outline (an
+    ink pair, vision.index_pairs): the paper ``mask`` (work px) sampled over
+    the face, the region that holds the most paper beside the index, its
+    holes (the glyphs and pips) filled."""
+    basis = np.array([u, v], np.float64).T
+    if abs(np.linalg.det(basis)) < 1e-6 or not np.isfinite(basis).all():
+        return np.zeros(size[::-1], np.uint8)
+    face_to_plane = np.array([[u[0] / ppm, v[0] / ppm, point[0]], [u[1] / ppm, v[1] / ppm, point[1]], [0, 0, 1]])
+    M = np.linalg.inv(work_to_plane) @ face_to_plane
+    paper = cv2.warpPerspective(mask, M, size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderValue=0)
+    if u[0] * v[1] - u[1] * v[0] < 0:
+        paper = paper[:, ::-1]
+    n, labels = cv2.connectedComponents((paper > 0).view(np.uint8), connectivity=4)
+    if n < 2:
+        return np.zeros(size[::-1], np.uint8)
+    zone = labels[: int(30 * ppm), : int(12 * ppm)]
+    counts = np.bincount(zone.ravel(), minlength=n)
+    counts[0] = 0
+    if counts.max() == 0:
+        return np.zeros(size[::-1], np.uint8)
+    region = (labels == int(counts.argmax())).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros(size[::-1], np.uint8)
+    cv2.drawContours(out, contours, -1, 1, -1)
+    return out
+
+
+def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: NearPipThresholds = NEAR_PIPS) -> PipRow:
+    """The first-row pips of an upright face (its index corner top left) that
+    lie on ``paper`` (the corner's own region) with paper round them."""
+    rows = int(round(t.depth_mm * ppm))
+    face, paper = face[:rows], paper[:rows].astype(bool)
+    if paper.sum() < 50:
+        return PipRow(None, None, why="no paper")
+    ink = cv2.bitwise_not(cv2.min(cv2.min(face[:, :, 0], face[:, :, 1]), face[:, :, 2]))
+    vals = ink[paper]
+    lo, hi = float(np.percentile(vals, 50)), float(np.percentile(vals, 99.5))
+    if hi - lo < 50:
+        return PipRow(None, None, why="no ink")
+    binary = ((ink > lo + 0.45 * (hi - lo)) & paper).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    x0, y0, x1, y1 = t.window
+    pad = int(np.ceil(t.paper_mm * ppm))
+    H, W = binary.shape
+    cands = []
+    for i in range(1, n):
+        x, y, w, h, _area = (int(s) for s in stats[i])
+        cx, cy = (x + w / 2) / ppm, (y + h / 2) / ppm
+        if not (x0 <= cx <= x1 and y0 <= cy <= y1):
+            continue
+        if not (t.min_pip_mm * ppm <= h <= t.max_pip_mm * ppm and 0.4 * h <= w <= 1.6 * h):
+            continue
+        ya, yb, xa, xb = y - pad, y + h + pad, x - pad, x + w + pad
+        if ya < 0 or xa < 0 or yb > H or xb > W or not paper[ya:yb, xa:xb].all():
+            return PipRow(None, None, why="pip off paper")  # another card or a hand beside it
+        cands.append((i, x, y, w, h))
+    if not cands:
+        return PipRow(None, None, why="no pips")
+    med = float(np.median([c[4] for c in cands]))
+    if any(abs(c[4] - med) > t.size_spread * med for c in cands):
+        return PipRow(None, None, len(cands), "sizes")
+    sel = np.isin(labels, [c[0] for c in cands])
+    red = ink_is_red(face, sel, paper & (labels == 0) & (ink <= lo + 0.2 * (hi - lo)))
+    if red is None:
+        return PipRow(None, None, len(cands), "colour unsure")
+    if not glyph_model.available():
+        return PipRow(None, red, len(cands), "no suit network")
+    raw = np.maximum(ink.astype(np.float32) - (lo + 0.1 * (hi - lo)), 0)
+    ps = []
+    for i, x, y, w, h in cands:
+        own = cv2.dilate((labels[y : y + h, x : x + w] == i).view(np.uint8), np.ones((3, 3), np.uint8))
+        glyph = raw[y : y + h, x : x + w] * own
+        view = raw[max(y - VIEW_PAD, 0) : min(y + h + VIEW_PAD, H), max(x - VIEW_PAD, 0) : min(x + w + VIEW_PAD, W)]
+        ps.append(glyph_model.suit_probs(np.ascontiguousarray(glyph), np.ascontiguousarray(view)))
+    centres = tuple(((x + w / 2) / ppm, (y + h / 2) / ppm) for _, x, y, w, h in cands)
+    return PipRow(np.mean(ps, axis=0), red, len(cands), centres=centres)
+
+
+def fits_rank(centres, rank: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
+    """Whether the top row of pips lies where a ``rank``'s does in French and
+    English decks: 12 mm or so below the card's top edge (``t.first_row``), a
+    2's and 3's single pip on the middle line, the others' in the two
+    columns a card's width apart.  A pip row shifted from there is another
+    card's: the card above in a staggered pile, its edge unseen."""
+    if not centres:
+        return False
+    y0 = min(y for _, y in centres)
+    lo, hi = t.first_row
+    if not lo <= y0 <= hi:
+        return False
+    top = [x for x, y in centres if y <= y0 + t.row_tol]
+    mid = 31.5
+    if rank in ("2", "3"):
+        return len(top) == 1 and abs(top[0] - mid) <= t.centre_tol
+    if len(top) > 2 or any(abs(abs(x - mid) - t.column) > t.centre_tol for x in top):
+        return False
+    return len(top) == 1 or abs((top[0] + top[1]) / 2 - mid) <= t.centre_tol
+
+
+def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, mask=None, ppm: float = FACE_PPM) -> PipRow:
+    """:func:`read_row` on the face sampled from ``frame`` at a card corner,
+    its own paper from its region's ``contour`` (plane mm) or else from the
+    paper ``mask`` (work px)."""
+    face = sample_face(frame, plane, point, u, v, ppm)
+    size = (face.shape[1], face.shape[0])
+    if contour is not None:
+        paper = own_paper(contour, point, u, v, size, ppm)
+    elif mask is not None:
+        paper = paper_from_mask(mask, plane.work_to_plane, point, u, v, size, ppm)
+    else:
+        return PipRow(None, None, why="no paper")
+    return read_row(face, paper, ppm)
+
+
+def decide(ev: Evidence, row: PipRow, t: NearPipThresholds = NEAR_PIPS, rt: Thresholds = THRESHOLDS) -> tuple[str, str, float] | None:
+    """(rank, suit, confidence) of a declined index ``ev`` from its pip row, or None."""
+    if row.why or row.suit_p is None or row.red is None or ev.glyphs.red is None or ev.glyphs.red != row.red:
+        return None
+    rank = sure_number_rank(ev, rt)
+    if rank is None or ev.suit_p is None or not fits_rank(row.centres, rank, t):
+        return None
+    si, share = likeliest_suit(row.suit_p, row.red)
+    if share < t.suit or row.suit_p[-1] > t.junk:
+        return None
+    if suit_share(ev.suit_p, row.red, si) < t.index_suit:
+        return None
+    suit = SUITS[si]
+    if (suit in RED_SUITS) != row.red:
+        return None
+    if ev.template_suit and ev.template_suit != suit and ev.suit_split >= rt.suit_veto:
+        return None
+    return rank, suit, float(0.55 * share)
+
+
+def contradicts(row: PipRow, rank: str, suit: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
+    """Whether a number card's pip row says a reading's suit is wrong: the
+    pips, of the reading's colour, are surely of the other suit of that colour."""
+    if row.why or row.suit_p is None or row.red is None or rank not in NUMBER_RANKS or suit not in SUITS:
+        return False
+    if row.red != (suit in RED_SUITS) or not fits_rank(row.centres, rank, t):
+        return False
+    si, share = likeliest_suit(row.suit_p, row.red)
+    return SUITS[si] != suit and share >= t.contradict and row.suit_p[-1] <= t.junk
