@@ -78,6 +78,16 @@ class PipRow:
     centres: tuple[tuple[float, float], ...] = ()
 
 
+def may_be_number(ev: Evidence, t: Thresholds = THRESHOLDS) -> bool:
+    """Whether evidence gathered up to the reader's first decline (not
+    ``complete``) leaves a number rank possible: its likeliest rank a
+    number at ``t.net_rank_low`` or more, junk under ``t.net_junk``."""
+    if ev.rank_p is None:
+        return False
+    r = int(np.argmax(ev.rank_p))
+    return glyph_model.RANK_CLASSES[r] in NUMBER_RANKS and ev.rank_p[r] >= t.net_rank_low and ev.rank_p[-1] <= t.net_junk
+
+
 def sure_number_rank(ev: Evidence, t: Thresholds = THRESHOLDS) -> str | None:
     """The rank the reader's own rank rules accept from ``ev`` (complete
     evidence), when it is a number rank; else None."""
@@ -140,9 +150,11 @@ def paper_from_mask(mask: np.ndarray, work_to_plane: np.ndarray, point, u, v, si
     return out
 
 
-def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: NearPipThresholds = NEAR_PIPS) -> PipRow:
+def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: NearPipThresholds = NEAR_PIPS, rank: str | None = None) -> PipRow:
     """The first-row pips of an upright face (its index corner top left) that
-    lie on ``paper`` (the corner's own region) with paper round them."""
+    lie on ``paper`` (the corner's own region) with paper round them.  With
+    ``rank``, a row that does not lie as that rank's (:func:`fits_rank`) is
+    not read (the suit networks are the costly part)."""
     rows = int(round(t.depth_mm * ppm))
     face, paper = face[:rows], paper[:rows].astype(bool)
     if paper.sum() < 50:
@@ -174,6 +186,9 @@ def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: Near
     med = float(np.median([c[4] for c in cands]))
     if any(abs(c[4] - med) > t.size_spread * med for c in cands):
         return PipRow(None, None, len(cands), "sizes")
+    centres = tuple(((x + w / 2) / ppm, (y + h / 2) / ppm) for _, x, y, w, h in cands)
+    if rank is not None and not fits_rank(centres, rank, t):
+        return PipRow(None, None, len(cands), "not the rank's row", centres)
     sel = np.isin(labels, [c[0] for c in cands])
     red = ink_is_red(face, sel, paper & (labels == 0) & (ink <= lo + 0.2 * (hi - lo)))
     if red is None:
@@ -187,7 +202,6 @@ def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: Near
         glyph = raw[y : y + h, x : x + w] * own
         view = raw[max(y - VIEW_PAD, 0) : min(y + h + VIEW_PAD, H), max(x - VIEW_PAD, 0) : min(x + w + VIEW_PAD, W)]
         ps.append(glyph_model.suit_probs(np.ascontiguousarray(glyph), np.ascontiguousarray(view)))
-    centres = tuple(((x + w / 2) / ppm, (y + h / 2) / ppm) for _, x, y, w, h in cands)
     return PipRow(np.mean(ps, axis=0), red, len(cands), centres=centres)
 
 
@@ -212,10 +226,10 @@ def fits_rank(centres, rank: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
     return len(top) == 1 or abs((top[0] + top[1]) / 2 - mid) <= t.centre_tol
 
 
-def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, mask=None, ppm: float = FACE_PPM) -> PipRow:
-    """:func:`read_row` on the face sampled from ``frame`` at a card corner,
-    its own paper from its region's ``contour`` (plane mm) or else from the
-    paper ``mask`` (work px)."""
+def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, mask=None, rank: str | None = None, ppm: float = FACE_PPM) -> PipRow:
+    """:func:`read_row` (for ``rank``) on the face sampled from ``frame`` at a
+    card corner, its own paper from its region's ``contour`` (plane mm) or
+    else from the paper ``mask`` (work px)."""
     face = sample_face(frame, plane, point, u, v, ppm)
     size = (face.shape[1], face.shape[0])
     if contour is not None:
@@ -224,7 +238,7 @@ def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, ma
         paper = paper_from_mask(mask, plane.work_to_plane, point, u, v, size, ppm)
     else:
         return PipRow(None, None, why="no paper")
-    return read_row(face, paper, ppm)
+    return read_row(face, paper, ppm, rank=rank)
 
 
 def decide(ev: Evidence, row: PipRow, t: NearPipThresholds = NEAR_PIPS, rt: Thresholds = THRESHOLDS) -> tuple[str, str, float] | None:

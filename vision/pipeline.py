@@ -106,6 +106,20 @@ CLOSER = (2.0, 4.0)
 SCALE_SEARCH_EVERY = 30
 
 
+class _GlyphCache:
+    """Glyphs cut from each patch once (:func:`vision.corner_index.extract_glyphs`),
+    for one frame: the patch is kept with its glyphs, so its id stays its own."""
+
+    def __init__(self) -> None:
+        self._seen: dict[int, tuple[np.ndarray, Glyphs | None]] = {}
+
+    def __call__(self, patch: np.ndarray) -> Glyphs | None:
+        hit = self._seen.get(id(patch))
+        if hit is None or hit[0] is not patch:
+            hit = self._seen[id(patch)] = (patch, extract_glyphs(patch))
+        return hit[1]
+
+
 @dataclass
 class _Found:
     kind: str
@@ -346,7 +360,9 @@ class VisionPipeline:
             if not readings:
                 unread_blobs.append(bi)
         # a card whose index corners were each declined: their evidence pooled (vision.fusion)
-        for bi, x, read in self._fused(frame, plane, declined, blobs, all_reads):
+        # glyphs cut from a declined patch once a frame: fusion, the pip row and the unknown stage each want them
+        glyphs_of = _GlyphCache()
+        for bi, x, read in self._fused(frame, plane, declined, blobs, all_reads, glyphs_of):
             found.append(x)
             all_reads.append(read)
             if bi in unread_blobs:
@@ -366,7 +382,7 @@ class VisionPipeline:
                 c, u, v = looks[0]
                 found.append(_Found("card", card_outline(c.point, u, v), [x.point + 5 * xu + 8 * xv for x, xu, xv in looks], r.confidence, r.rank, r.suit))
         # number cards still unread whose first row of pips shows beside the index (vision.near_pip)
-        found += self._near_pip_cards(frame, plane, declined, blobs, found, pair_declined, mask) if read_pips else []
+        found += self._near_pip_cards(frame, plane, declined, blobs, found, pair_declined, mask, glyphs_of) if read_pips else []
         found = _merge_same_card(found)
         # printed cards and marked backs
         markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)
@@ -410,7 +426,7 @@ class VisionPipeline:
         for m in marker_found:
             found = [x for x in found if not (x.kind in ("face_down", "unknown") and inside(_centre(x.outline), m.outline))]
         found += marker_found
-        found += self._unread(declined, found, plane, frame.shape, table_share)
+        found += self._unread(declined, found, plane, frame.shape, table_share, glyphs_of)
         found = _dedupe(found)
         overlapping = _overlapping(found)
         on_top = self._stack_evidence(frame, plane, found, overlapping, all_corners)
@@ -425,7 +441,7 @@ class VisionPipeline:
             scale_clear,
         )
 
-    def _unread(self, declined, found: list[_Found], plane: Plane, shape, table_share) -> list[_Found]:
+    def _unread(self, declined, found: list[_Found], plane: Plane, shape, table_share, glyphs_of=extract_glyphs) -> list[_Found]:
         """Cards whose index corners were declined and that nothing else
         found, as unknown sightings (:mod:`vision.unread`).  Glyphs are cut
         only at corners whose index lies in no card found; the whole-patch
@@ -438,7 +454,7 @@ class VisionPipeline:
             look = Look(k, c.point, u, v)
             if inside_any(anchor(look), known):
                 continue
-            per_corner.setdefault(k, []).append((look, patch, extract_glyphs(patch) is not None))
+            per_corner.setdefault(k, []).append((look, patch, glyphs_of(patch) is not None))
         looks = []
         for ways in per_corner.values():
             both = sum(ix for _, _, ix in ways) > 1 and patch_model.available()
@@ -455,14 +471,14 @@ class VisionPipeline:
 
         return [_Found("unknown", x.outline, list(x.anchors), UNREAD_CONFIDENCE) for x in unread_cards(looks, known, anchors, share_in_frame)]
 
-    def _fused(self, frame, plane: Plane, declined, blobs, reads) -> list[tuple[int, _Found, tuple]]:
+    def _fused(self, frame, plane: Plane, declined, blobs, reads, glyphs_of=extract_glyphs) -> list[tuple[int, _Found, tuple]]:
         """Cards read from several declined index corners together
         (:mod:`vision.fusion`): [(blob index, the card, (corner, u, v, reading))].
         ``reads``: the corners read, as [(corner, u, v, reading)]."""
         if self.fusion is None:
             return []
         out = []
-        for bi, looks, evs in self._fusion_groups(frame, plane, declined, blobs, reads):
+        for bi, looks, evs in self._fusion_groups(frame, plane, declined, blobs, reads, glyphs_of):
             r = fuse(evs, self.fusion)
             if r is None:
                 continue
@@ -474,7 +490,7 @@ class VisionPipeline:
             out.append((bi, _Found("card", outline, anchors, r.confidence, r.rank, r.suit), (first.point, first.u, first.v, reading)))
         return out
 
-    def _fusion_groups(self, frame, plane: Plane, declined, blobs, reads=()) -> list[tuple[int, list[Look], list[Evidence]]]:
+    def _fusion_groups(self, frame, plane: Plane, declined, blobs, reads=(), glyphs_of=extract_glyphs) -> list[tuple[int, list[Look], list[Evidence]]]:
         """The declined corners of one paper region whose card outlines
         coincide (:func:`vision.fusion.card_groups`), with the evidence of
         each one whose glyphs were cut: [(blob index, looks, evidence)], two
@@ -507,7 +523,7 @@ class VisionPipeline:
                     if len(cut) + len(group) - n < 2:
                         break  # too few looks left to make two with glyphs (cutting them is the cost)
                     if j not in glyphs:
-                        glyphs[j] = extract_glyphs(declined[ks[j]][3])
+                        glyphs[j] = glyphs_of(declined[ks[j]][3])
                     if glyphs[j] is not None:
                         cut.append(j)
                 if len(cut) < 2:
@@ -569,7 +585,7 @@ class VisionPipeline:
             out.append(([(m[0], m[1], m[2]) for m in members], face, evs))
         return out
 
-    def _near_pip_cards(self, frame, plane: Plane, declined, blobs, found, pair_declined=(), mask=None) -> list[_Found]:
+    def _near_pip_cards(self, frame, plane: Plane, declined, blobs, found, pair_declined=(), mask=None, glyphs_of=extract_glyphs) -> list[_Found]:
         """Cards not found otherwise whose declined index has a sure number
         rank and whose first row of pips lies uncovered beside it on the
         card's own paper (:mod:`vision.near_pip`): the pips give the suit.
@@ -584,18 +600,28 @@ class VisionPipeline:
         looks = [(c.point, u, v, patch, blobs[c.blob].contour_plane) for c, u, v, patch in declined]
         looks += [(pc, u, v, patch, None) for pc, u, v, patch in pair_declined]
         for point, u, v, patch, contour in looks:
-            gl = extract_glyphs(patch)
-            if gl is None:
+            # a corner's card already found is known before any glyph is cut
+            if contour is not None and any(float(np.linalg.norm(card_centre(point, u, v) - t)) < READ_CARD_MM for t in taken):
+                continue
+            gl = glyphs_of(patch)
+            if gl is None or gl.red is None:
                 continue
             if contour is None:
                 point = pair_card_corner(point, u, v, gl.rank_box)
             ctr = card_centre(point, u, v)
             if any(float(np.linalg.norm(ctr - t)) < READ_CARD_MM for t in taken):
                 continue
-            row = near_pip.sample_row(frame, plane, point, u, v, contour=contour, mask=mask if contour is None else None)
+            # the rank first (most looks are a corner's sideways one): the cheap early-stopping evidence
+            if not near_pip.may_be_number(evidence(gl, self.refs)):
+                continue
+            ev = evidence(gl, self.refs, full=True)
+            rank = near_pip.sure_number_rank(ev)
+            if rank is None:
+                continue
+            row = near_pip.sample_row(frame, plane, point, u, v, contour=contour, mask=mask if contour is None else None, rank=rank)
             if row.why:
                 continue
-            r = near_pip.decide(evidence(gl, self.refs, full=True), row)
+            r = near_pip.decide(ev, row)
             if r is None:
                 continue
             rank, suit, conf = r
@@ -611,7 +637,9 @@ class VisionPipeline:
             return False
         if pips.face_cover(card_outline(c.point, u, v), blob.contour_plane) < pips.PIPS.cover:
             # the first row of pips beside the index, where it shows (vision.near_pip)
-            row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane)
+            if reading.suit in RED_SUITS:
+                return False  # the reader's suit misreads at 720p are all black (docs/vision.md)
+            row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane, rank=reading.rank)
             return near_pip.contradicts(row, reading.rank, reading.suit)
         face = pips.read_face(pips.sample_face(frame, plane, c.point, u, v))
         return pip_check.contradicts(face, reading.rank, reading.suit)
