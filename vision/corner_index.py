@@ -570,6 +570,16 @@ class Thresholds:
     patch_weight: float = 0.0
     patch_skip: float = 1.01
 
+    def rank_stands(self, ev: Evidence, rank: str, p: float) -> bool:
+        """Whether the glyph networks' likeliest ``rank`` (at ``p``) stands
+        with the templates' evidence in ``ev``: sure enough with the
+        templates agreeing, or sure alone, and no foreign court letter."""
+        agree = ev.template_rank == rank
+        sure = p >= self.net_rank or (p >= self.net_rank_low and ev.rank_score >= self.template_sure)
+        if ev.rank_score < self.min_template_rank or not ((agree and sure) or p >= self.net_rank_alone):
+            return False
+        return ev.template_rank not in FOREIGN_RANKS
+
     def suit_verdict(self, ps: np.ndarray, red: bool) -> tuple[tuple[int, float], bool]:
         """vision.suit_decision.suit_verdict with these thresholds."""
         return suit_verdict(ps, red, self.net_suit, self.net_suit_red, self.red_shape, self.red_by_pair)
@@ -743,12 +753,9 @@ def decide(ev: Evidence, t: Thresholds) -> IndexReading | None:
     suit = SUITS[si]
     if not sure_suit:
         return None
+    if not t.rank_stands(ev, rank, pr[r]):
+        return None
     agree = ev.template_rank == rank
-    sure = pr[r] >= t.net_rank or (pr[r] >= t.net_rank_low and ev.rank_score >= t.template_sure)
-    if ev.rank_score < t.min_template_rank or not ((agree and sure) or pr[r] >= t.net_rank_alone):
-        return None
-    if ev.template_rank in FOREIGN_RANKS:
-        return None
     if ev.template_suit != suit and ev.suit_split >= t.suit_veto:
         return None
     conf = float(np.clip(0.5 * min(pr[r], p_suit) + 0.3 * min(ev.rank_score, ev.suit_score) + (0.2 if agree else 0.0), 0, 1))

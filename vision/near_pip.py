@@ -30,7 +30,7 @@ import numpy as np
 
 from . import glyph_model
 from .cards import Plane
-from .corner_index import FOREIGN_RANKS, THRESHOLDS, Evidence, Thresholds
+from .corner_index import THRESHOLDS, Evidence, Thresholds
 from .glyphs import NUMBER_RANKS, RED_SUITS, SUITS
 from .pips import FACE_PPM, VIEW_PAD, ink_is_red, sample_face
 from .suit_decision import likeliest_suit, suit_share
@@ -98,13 +98,7 @@ def sure_number_rank(ev: Evidence, t: Thresholds = THRESHOLDS) -> str | None:
     rank = glyph_model.RANK_CLASSES[r]
     if rank not in NUMBER_RANKS or pr[r] < t.net_rank_low or pr[-1] > t.net_junk:
         return None
-    agree = ev.template_rank == rank
-    sure = pr[r] >= t.net_rank or (pr[r] >= t.net_rank_low and ev.rank_score >= t.template_sure)
-    if ev.rank_score < t.min_template_rank or not ((agree and sure) or pr[r] >= t.net_rank_alone):
-        return None
-    if ev.template_rank in FOREIGN_RANKS:
-        return None
-    return rank
+    return rank if t.rank_stands(ev, rank, pr[r]) else None
 
 
 def own_paper(contour_plane: np.ndarray, point: np.ndarray, u: np.ndarray, v: np.ndarray, size: tuple[int, int], ppm: float = FACE_PPM) -> np.ndarray:
