@@ -176,3 +176,50 @@ def test_a_sure_row_contradicts_a_reading_of_the_other_suit_of_its_colour():
     assert not near_pip.contradicts(row, "K", "spades")  # a court card prints no row
     assert not near_pip.contradicts(near_pip.PipRow(None, None, why="no pips"), "6", "spades")
 
+
+
+def _unsure(a: str, b: str, pa: float = 0.5, pb: float = 0.3, template: str | None = None):
+    """Evidence whose rank networks hesitate between ``a`` and ``b`` (under the reader's
+    own rules), the templates agreeing with ``template`` (``a`` by default), the suit split."""
+    ev = evidence({a: pa, b: pb}, {"spades": 0.5, "clubs": 0.5})
+    return ev.__class__(**{**ev.__dict__, "template_rank": template or a, "rank_score": 0.7})
+
+
+@needs_nets
+def test_the_layout_names_an_unsure_rank_only_when_it_rules_out_the_others():
+    for rank, other in (("6", "8"), ("8", "6"), ("3", "8"), ("9", "7")):
+        face = _face(rank, "spades")
+        row = near_pip.read_row(face, _paper(face))
+        assert near_pip.sure_number_rank(_unsure(rank, other)) is None
+        assert near_pip.decide(_unsure(rank, other), row)[:2] == (rank, "spades")
+        # the templates for the other rank: nothing is named
+        assert near_pip.decide(_unsure(rank, other, template=other), row) is None
+    # a 5 against a 6 (or a 2 against a 3): the top of their faces is alike, nothing is named
+    five = _face("5", "spades")
+    assert near_pip.decide(_unsure("5", "6"), near_pip.read_row(five, _paper(five))) is None
+    two = _face("2", "spades")
+    assert near_pip.decide(_unsure("2", "3"), near_pip.read_row(two, _paper(two))) is None
+    # the networks' likeliest rank too unsure, or a court card plausible
+    six = _face("6", "spades")
+    row = near_pip.read_row(six, _paper(six))
+    spread = evidence({"6": 0.35, "8": 0.3, "5": 0.3}, {"spades": 0.5, "clubs": 0.5})
+    assert near_pip.decide(spread.__class__(**{**spread.__dict__, "template_rank": "6", "rank_score": 0.7}), row) is None
+    assert near_pip.decide(_unsure("6", "K", 0.5, 0.3), row) is None
+    # the middle line of a 6 covered: an 8's middle pip may lie under the cover, nothing is named
+    paper = _paper(six)
+    paper[int(24 * PPM) : int(40 * PPM), int(26 * PPM) : int(37 * PPM)] = 0
+    covered = six.copy()
+    covered[paper == 0] = 120
+    assert near_pip.decide(_unsure("6", "8"), near_pip.read_row(covered, paper)) is None
+
+
+@needs_nets
+def test_pips_clearly_red_overrule_an_index_measured_black_only_if_its_networks_see_the_suit():
+    face = _face("6", "diamonds")
+    row = near_pip.read_row(face, _paper(face))
+    assert row.red is True
+    # the index's few pixels measured black, its networks say diamonds: read
+    black_ink = _sure("6", {"diamonds": 0.9, "hearts": 0.05}, red=False)
+    assert near_pip.decide(black_ink, row)[:2] == ("6", "diamonds")
+    # its networks see a black suit: not read
+    assert near_pip.decide(_sure("6", {"clubs": 0.6, "diamonds": 0.3}, red=False), row) is None

@@ -14,10 +14,14 @@ that first row but not the rest.  Here only that row is looked at:
   round it (no other card's edge or a hand between), outside the index's
   zone, pip-sized (5.5-20 mm), all of one size, of the index ink's colour;
 * the rank must be one the reader is sure of (its own rank rules) and a
-  number (aces and court cards print no pip row there);
+  number (aces and court cards print no pip row there), and the row must
+  lie as that rank's first row does; or, where the reader is unsure, the
+  networks' likeliest rank with the templates agreeing when the row's
+  layout rules out every other rank they hold plausible (:func:`layout_rank`);
 * the pips' suit, read upright by the suit networks and pooled, must be
   sure within the ink's colour, and the index's own suit networks must not
-  rule it out, nor the templates veto it.
+  rule it out.  Where the index ink measured the other colour (a handful
+  of pixels), its networks must see the pips' suit.
 
 Pure functions: the pipeline gives the frame, the corner and its paper."""
 
@@ -30,7 +34,7 @@ import numpy as np
 
 from . import glyph_model
 from .cards import Plane
-from .corner_index import THRESHOLDS, Evidence, Thresholds
+from .corner_index import THRESHOLDS, Evidence, Glyphs, Thresholds
 from .glyphs import NUMBER_RANKS, RED_SUITS, SUITS
 from .pips import FACE_PPM, VIEW_PAD, ink_is_red, sample_face
 from .suit_decision import likeliest_suit, suit_share
@@ -59,6 +63,17 @@ class NearPipThresholds:
     #: the columns' distance from the middle line (mm), and how far a row may lie off (mm)
     column: float = 12.5
     centre_tol: float = 5.0
+    #: where a 7's, 8's or 10's pip on the middle line lies below the first row: (y0, y1), (x0, x1) card mm
+    middle: tuple[tuple[float, float], tuple[float, float]] = ((22.0, 40.0), (25.0, 38.0))
+    #: a rank the reader's rules leave unsure is named when the templates agree, its network
+    #: probability is at least ``layout_rank`` and the row's layout rules out every other rank
+    #: the networks give ``layout_other`` or more (vision.near_pip.layout_rank)
+    layout_rank: float = 0.4
+    layout_other: float = 0.1
+    #: where the index ink measured the other colour than the pips: the index networks' probability of the pips' suit at least
+    colour_override: float = 0.5
+    #: the templates' suit split may veto the pips' suit (as it does the index's)
+    template_veto: bool = False
     #: a reading is contradicted by a row whose pooled suit of the same colour is this sure of another suit
     contradict: float = 0.95
 
@@ -76,16 +91,29 @@ class PipRow:
     why: str = ""
     #: the pips' centres, card mm from the index corner (x across, y down)
     centres: tuple[tuple[float, float], ...] = ()
+    #: whether the middle line below the first row lies wholly on the card's own paper
+    middle_clear: bool = False
 
 
-def may_be_number(ev: Evidence, t: Thresholds = THRESHOLDS) -> bool:
-    """Whether evidence gathered up to the reader's first decline (not
-    ``complete``) leaves a number rank possible: its likeliest rank a
-    number at ``t.net_rank_low`` or more, junk under ``t.net_junk``."""
-    if ev.rank_p is None:
-        return False
+def may_be_number(gl: Glyphs, t: NearPipThresholds = NEAR_PIPS, rt: Thresholds = THRESHOLDS) -> bool:
+    """Whether the rank network may give a number rank enough for this
+    module (:func:`candidate_rank`): cheap, as the network stops early when
+    no rank can reach it."""
+    pr = glyph_model.rank_probs(gl.rank_ink, gl.rank_view, min(t.layout_rank, rt.net_rank_low), rt.net_junk)
+    return pr is not None and glyph_model.RANK_CLASSES[int(np.argmax(pr))] in NUMBER_RANKS
+
+
+def candidate_rank(ev: Evidence, t: NearPipThresholds = NEAR_PIPS, rt: Thresholds = THRESHOLDS) -> str | None:
+    """The rank a pip row may confirm: the reader's sure number rank, or its
+    likeliest number rank at ``t.layout_rank`` with the templates agreeing
+    (for :func:`layout_rank`)."""
+    rank = sure_number_rank(ev, rt)
+    if rank is not None or ev.rank_p is None:
+        return rank
     r = int(np.argmax(ev.rank_p))
-    return glyph_model.RANK_CLASSES[r] in NUMBER_RANKS and ev.rank_p[r] >= t.net_rank_low and ev.rank_p[-1] <= t.net_junk
+    rank = glyph_model.RANK_CLASSES[r]
+    ok = rank in NUMBER_RANKS and ev.rank_p[r] >= t.layout_rank and ev.template_rank == rank and ev.rank_p[-1] <= rt.net_junk
+    return rank if ok else None
 
 
 def sure_number_rank(ev: Evidence, t: Thresholds = THRESHOLDS) -> str | None:
@@ -196,7 +224,9 @@ def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: Near
         glyph = raw[y : y + h, x : x + w] * own
         view = raw[max(y - VIEW_PAD, 0) : min(y + h + VIEW_PAD, H), max(x - VIEW_PAD, 0) : min(x + w + VIEW_PAD, W)]
         ps.append(glyph_model.suit_probs(np.ascontiguousarray(glyph), np.ascontiguousarray(view)))
-    return PipRow(np.mean(ps, axis=0), red, len(cands), centres=centres)
+    (ya, yb), (xa, xb) = (np.asarray(r) * ppm for r in t.middle)
+    middle_clear = bool(paper[int(ya) : int(np.ceil(yb)), int(xa) : int(np.ceil(xb))].all())
+    return PipRow(np.mean(ps, axis=0), red, len(cands), centres=centres, middle_clear=middle_clear)
 
 
 def fits_rank(centres, rank: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
@@ -235,22 +265,65 @@ def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, ma
     return read_row(face, paper, ppm, rank=rank)
 
 
+#: ranks whose face shows a pip on the middle line between the first row and the middle (every French and English deck)
+MIDDLE_PIP = ("7", "8", "10")
+
+
+def fits_layout(row: PipRow, rank: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
+    """:func:`fits_rank`, and a pip on the middle line just below the first
+    row exactly when ``rank`` has one (7, 8, 10); its absence counts only
+    where that place lies on the card's own paper."""
+    if not fits_rank(row.centres, rank, t):
+        return False
+    (ya, yb), (xa, xb) = t.middle
+    middles = sum(1 for x, y in row.centres if xa <= x <= xb and ya <= y <= yb)
+    if rank in MIDDLE_PIP:
+        return middles == 1
+    return middles == 0 and row.middle_clear
+
+
+def layout_rank(ev: Evidence, row: PipRow, t: NearPipThresholds = NEAR_PIPS, rt: Thresholds = THRESHOLDS) -> str | None:
+    """The index networks' likeliest rank where the reader's rules leave it
+    unsure, when the templates agree and the pip row lies as that rank's
+    and as no other rank's the networks hold plausible: a 6 against an 8
+    (no middle pip), a 3 against an 8 (one pip on the middle line)."""
+    if not ev.complete or ev.rank_p is None or ev.rank_p[-1] > rt.net_junk or ev.rank_score < rt.min_template_rank:
+        return None
+    pr = ev.rank_p
+    r = int(np.argmax(pr))
+    rank = glyph_model.RANK_CLASSES[r]
+    if rank not in NUMBER_RANKS or pr[r] < t.layout_rank or ev.template_rank != rank or not fits_layout(row, rank, t):
+        return None
+    others = [glyph_model.RANK_CLASSES[i] for i in np.flatnonzero(pr[:-1] >= t.layout_other) if i != r]
+    if any(q not in NUMBER_RANKS or fits_layout(row, q, t) for q in others):
+        return None
+    return rank
+
+
 def decide(ev: Evidence, row: PipRow, t: NearPipThresholds = NEAR_PIPS, rt: Thresholds = THRESHOLDS) -> tuple[str, str, float] | None:
     """(rank, suit, confidence) of a declined index ``ev`` from its pip row, or None."""
-    if row.why or row.suit_p is None or row.red is None or ev.glyphs.red is None or ev.glyphs.red != row.red:
+    if row.why or row.suit_p is None or row.red is None or ev.glyphs.red is None:
+        return None
+    if ev.suit_p is None:
         return None
     rank = sure_number_rank(ev, rt)
-    if rank is None or ev.suit_p is None or not fits_rank(row.centres, rank, t):
+    if rank is not None and not fits_rank(row.centres, rank, t):
+        return None
+    rank = rank or layout_rank(ev, row, t, rt)
+    if rank is None:
         return None
     si, share = likeliest_suit(row.suit_p, row.red)
     if share < t.suit or row.suit_p[-1] > t.junk:
         return None
-    if suit_share(ev.suit_p, row.red, si) < t.index_suit:
-        return None
     suit = SUITS[si]
     if (suit in RED_SUITS) != row.red:
         return None
-    if ev.template_suit and ev.template_suit != suit and ev.suit_split >= rt.suit_veto:
+    if ev.glyphs.red != row.red:
+        # the index's few ink pixels measured the other colour: only if its networks see the pips' suit
+        return (rank, suit, float(0.5 * share)) if ev.suit_p[si] >= t.colour_override else None
+    if suit_share(ev.suit_p, row.red, si) < t.index_suit:
+        return None
+    if t.template_veto and ev.template_suit and ev.template_suit != suit and ev.suit_split >= rt.suit_veto:
         return None
     return rank, suit, float(0.55 * share)
 

@@ -611,11 +611,11 @@ class VisionPipeline:
             ctr = card_centre(point, u, v)
             if any(float(np.linalg.norm(ctr - t)) < READ_CARD_MM for t in taken):
                 continue
-            # the rank first (most looks are a corner's sideways one): the cheap early-stopping evidence
-            if not near_pip.may_be_number(evidence(gl, self.refs)):
+            # the rank first (most looks are a corner's sideways one), cheaply
+            if not near_pip.may_be_number(gl):
                 continue
             ev = evidence(gl, self.refs, full=True)
-            rank = near_pip.sure_number_rank(ev)
+            rank = near_pip.candidate_rank(ev)
             if rank is None:
                 continue
             row = near_pip.sample_row(frame, plane, point, u, v, contour=contour, mask=mask if contour is None else None, rank=rank)
