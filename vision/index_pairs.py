@@ -786,7 +786,7 @@ def find_index_pairs(
         if not ok:
             note((top, v, ids, fate))
             failed.append((top, v))
-            if r is None and declined is not None:
+            if fate == "declined" and declined is not None:
                 declined.append((corner, u, v, patch))
             continue
         note((top, v, ids, "read"))
