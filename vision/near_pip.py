@@ -75,7 +75,7 @@ class NearPipThresholds:
     #: the templates' suit split may veto the pips' suit (as it does the index's)
     template_veto: bool = False
     #: a reading is contradicted by a row whose pooled suit of the same colour is this sure of another suit
-    contradict: float = 0.95
+    contradict: float = 0.75
 
 
 NEAR_PIPS = NearPipThresholds()
