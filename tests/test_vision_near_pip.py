@@ -223,3 +223,20 @@ def test_pips_clearly_red_overrule_an_index_measured_black_only_if_its_networks_
     assert near_pip.decide(black_ink, row)[:2] == ("6", "diamonds")
     # its networks see a black suit: not read
     assert near_pip.decide(_sure("6", {"clubs": 0.6, "diamonds": 0.3}, red=False), row) is None
+
+
+@needs_nets
+def test_a_seven_seen_from_its_bottom_corner_or_a_stray_pip_names_nothing():
+    # a 7's extra pip lies in its top half: from the bottom index the row is a 6's
+    turned = np.ascontiguousarray(_face("7", "clubs")[::-1, ::-1])
+    row = near_pip.read_row(turned, _paper(turned))
+    assert row.why == "" and row.count == 2
+    assert near_pip.fits_layout(row, "7") and near_pip.fits_layout(row, "6")
+    assert near_pip.decide(_unsure("6", "7"), row) is None
+    # a pip the rank's layout does not explain (a 2's row with a column pip below it)
+    two = _face("2", "clubs")
+    stray = two.copy()
+    pip = two[int(11 * PPM) : int(24 * PPM), int(25 * PPM) : int(38 * PPM)]
+    stray[int(24 * PPM) : int(37 * PPM), int(38 * PPM) : int(51 * PPM)] = pip
+    row = near_pip.read_row(stray, _paper(stray))
+    assert row.count == 2 and not near_pip.fits_layout(row, "2")

@@ -265,20 +265,43 @@ def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, ma
     return read_row(face, paper, ppm, rank=rank)
 
 
-#: ranks whose face shows a pip on the middle line between the first row and the middle (every French and English deck)
-MIDDLE_PIP = ("7", "8", "10")
+#: ranks whose face shows a pip on the middle line between the first row and the middle
+#: (every French and English deck): the 8's and 10's seen from either index corner,
+#: the 7's from its top one only (its extra pip lies in the top half)
+MIDDLE_PIP = ("8", "10")
+MIDDLE_PIP_ONE_END = ("7",)
+#: ranks with a second pair of column pips within the row's window (four pips a column)
+SECOND_ROW = ("9", "10")
 
 
 def fits_layout(row: PipRow, rank: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
-    """:func:`fits_rank`, and a pip on the middle line just below the first
-    row exactly when ``rank`` has one (7, 8, 10); its absence counts only
-    where that place lies on the card's own paper."""
+    """:func:`fits_rank`, and every other pip of the row explained by the
+    rank's layout: a pip on the middle line just below the first row
+    exactly when ``rank`` has one (7, 8, 10; a 7 seen from its bottom
+    corner shows none), column pips below the first row only for a 9 or
+    10.  A missing middle pip counts only where that place lies on the
+    card's own paper."""
     if not fits_rank(row.centres, rank, t):
         return False
+    y0 = min(y for _, y in row.centres)
     (ya, yb), (xa, xb) = t.middle
-    middles = sum(1 for x, y in row.centres if xa <= x <= xb and ya <= y <= yb)
+    mid = 31.5
+    middles = columns = others = 0
+    for x, y in row.centres:
+        if y <= y0 + t.row_tol:
+            continue  # the first row, checked by fits_rank
+        if xa <= x <= xb and ya <= y <= yb:
+            middles += 1
+        elif abs(abs(x - mid) - t.column) <= t.centre_tol:
+            columns += 1
+        else:
+            others += 1
+    if others or (columns and rank not in SECOND_ROW) or middles > 1:
+        return False
     if rank in MIDDLE_PIP:
         return middles == 1
+    if rank in MIDDLE_PIP_ONE_END:
+        return middles == 1 or row.middle_clear
     return middles == 0 and row.middle_clear
 
 
