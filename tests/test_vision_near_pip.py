@@ -240,3 +240,15 @@ def test_a_seven_seen_from_its_bottom_corner_or_a_stray_pip_names_nothing():
     stray[int(24 * PPM) : int(37 * PPM), int(38 * PPM) : int(51 * PPM)] = pip
     row = near_pip.read_row(stray, _paper(stray))
     assert row.count == 2 and not near_pip.fits_layout(row, "2")
+
+
+@needs_nets
+def test_the_near_pip_bench_gives_every_missed_card_one_class():
+    from bench.vision_near_pip import classify
+
+    misses: list = []
+    t = classify(2, seed0=6, misses=misses)
+    classes = {k: v for k, v in t.items() if isinstance(k, tuple)}
+    assert t["missed"] == sum(classes.values()) == len(misses)
+    assert 0 < t["missed"] < t["expected"]
+    assert VisionPipeline._near_pip_cards.__name__ == "_near_pip_cards"  # the stage is put back
