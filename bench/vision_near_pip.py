@@ -18,7 +18,15 @@ under its furthest class:
 - ``row: <why>``: the rank is right, the row was not read (vision.near_pip.read_row's reason);
 - ``row read, suit right|wrong, read|declined (<why>)``: the row was read.
 
-Court cards and aces are counted apart (they print no pip row)."""
+Court cards and aces are counted apart (they print no pip row).
+
+    .venv/bin/python -m bench.vision_near_pip --decks      # the row on every installed deck's clean faces
+
+``--decks`` reads the row of every 2-10 face of each installed third-party
+deck (vision.decks), drawn on white paper at the stage's 2 px/mm and a
+720p frame's blur: whether it lies where the rank's first row does, whether
+its suit is read sure and right, and whether it would contradict the
+card's own (right) reading."""
 
 from __future__ import annotations
 
@@ -124,13 +132,55 @@ def classify(n_scenes: int, seed0: int = 0, misses: list | None = None) -> colle
     return tally
 
 
+def deck_rows() -> collections.Counter:
+    """bench.vision_near_pip --decks: per deck and in total."""
+    from vision import decks
+    from vision import geometry as g
+    from vision.pips import FACE_PPM
+
+    total: collections.Counter = collections.Counter()
+    for deck in decks.decks():
+        t: collections.Counter = collections.Counter()
+        for rank in NUMBER_RANKS:
+            for suit in SUITS:
+                try:
+                    art = deck(rank, suit)
+                except Exception:  # noqa: BLE001 - a face the renderer cannot draw is left out
+                    continue
+                a = art[:, :, 3:4].astype(np.float32) / 255
+                bgr = (art[:, :, :3].astype(np.float32) * a + 235 * (1 - a)).astype(np.uint8)
+                face = cv2.resize(bgr, (round(g.CARD_W * FACE_PPM), round(g.CARD_H * FACE_PPM)), interpolation=cv2.INTER_AREA)
+                face = cv2.GaussianBlur(face, (0, 0), 0.8)
+                row = near_pip.read_row(face, np.ones(face.shape[:2], np.uint8))
+                t["faces"] += 1
+                if row.why:
+                    t[f"not read: {row.why}"] += 1
+                    continue
+                if not near_pip.fits_rank(row.centres, rank):
+                    t["not where the rank's first row lies"] += 1
+                    continue
+                si, share = likeliest_suit(row.suit_p, row.red)
+                sure = share >= near_pip.NEAR_PIPS.suit and row.suit_p[-1] <= near_pip.NEAR_PIPS.junk
+                t[f"fits, suit {'right' if SUITS[si] == suit else 'WRONG'}{'' if sure else ', unsure'}"] += 1
+                if near_pip.contradicts(row, rank, suit):
+                    t["CONTRADICTS the right reading"] += 1
+        print(f"  {deck.name:32s} " + ", ".join(f"{k} {v}" for k, v in sorted(t.items())))
+        total.update(t)
+    print("all decks: " + ", ".join(f"{k} {v}" for k, v in sorted(total.items())))
+    return total
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=100)
     ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--list", action="store_true", help="print every miss: seed, card, class")
+    ap.add_argument("--decks", action="store_true", help="the row on every installed third-party deck's clean number faces")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.decks:
+        deck_rows()
+        return
     misses: list = []
     t = classify(args.scenes, args.seed0, misses)
     e = t["expected"] or 1
