@@ -183,7 +183,7 @@ def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: Near
         return PipRow(None, None, why="no paper")
     ink = cv2.bitwise_not(cv2.min(cv2.min(face[:, :, 0], face[:, :, 1]), face[:, :, 2]))
     vals = ink[paper]
-    lo, hi = float(np.percentile(vals, 50)), float(np.percentile(vals, 99.5))
+    lo, hi = (float(q) for q in np.percentile(vals, (50, 99.5)))
     if hi - lo < 50:
         return PipRow(None, None, why="no ink")
     binary = ((ink > lo + 0.45 * (hi - lo)) & paper).astype(np.uint8)
