@@ -42,6 +42,11 @@ from .suit_decision import likeliest_suit, suit_share
 
 @dataclass(frozen=True)
 class NearPipThresholds:
+    """Where a first row of pips may lie and how sure it must be.  The
+    values were chosen from the generator's and the installed third-party
+    decks' layouts (bench.vision_near_pip --decks), not fitted to the
+    benchmark's scenes; figures for each rule are in docs/vision.md, step 7."""
+
     #: where a first-row pip's centre may lie, card mm from the index corner (x0, y0, x1, y1)
     window: tuple[float, float, float, float] = (11.0, 8.0, 52.0, 36.0)
     #: how much of the face is looked at (mm down the long edge)

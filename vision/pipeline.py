@@ -586,9 +586,10 @@ class VisionPipeline:
         return out
 
     def _near_pip_cards(self, frame, plane: Plane, declined, blobs, found, pair_declined=(), mask=None, glyphs_of=extract_glyphs) -> list[_Found]:
-        """Cards not found otherwise whose declined index has a sure number
-        rank and whose first row of pips lies uncovered beside it on the
-        card's own paper (:mod:`vision.near_pip`): the pips give the suit.
+        """Cards not found otherwise whose declined index has a number rank
+        (one the reader's rules accept, or one the row's layout names) and
+        whose first row of pips lies uncovered beside it on the card's own
+        paper (:mod:`vision.near_pip`): the pips give the suit.
         ``declined``: corners' declined looks (their paper is their blob's);
         ``pair_declined``: patches placed from ink pairs and declined
         (vision.index_pairs; the card's corner from the rank's place, its
