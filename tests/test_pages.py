@@ -54,6 +54,14 @@ def new_table(server, game: str = "toy", seats: int = 2, deal: int = 5):
     return server.server.create_table(TableSpec(game, seats=seats, deal=deal))
 
 
+def card_option(phone, card: str):
+    """The picker's option for ``card`` by the move it sends: a text match
+    would take "10" for "1"."""
+    moves = phone.eval_on_selector_all("#choices .option[data-move]", "bs => bs.map(b => b.dataset.move)")
+    (k,) = [i for i, m in enumerate(moves) if json.loads(m).get("card") == card]
+    return phone.locator("#choices .option[data-move]").nth(k)
+
+
 def table_url(server, table) -> str:
     return qr.table_url(server.url, table.id, table.display_key)
 
@@ -146,7 +154,7 @@ def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
 
         # Seal a card: pick it, confirm.
         card = hand[0]
-        phone.locator("#choices .option", has_text=card).first.click()
+        card_option(phone, card).click()
         assert phone.inner_text("#confirm") == "Seal this card"
         phone.click("#confirm")
         notice.wait_for(state="hidden", timeout=15000)  # an accepted move clears the notice
@@ -296,7 +304,7 @@ def test_change_a_sealed_card_until_it_is_revealed(server, browser):
         phone.goto(qr.join_url(server.url, table.seat(0).token))
         phone.wait_for_selector("#choices .option")
         hand = table.state.view(0)["hand"]
-        phone.locator("#choices .option", has_text=hand[0]).first.click()
+        card_option(phone, hand[0]).click()
         phone.click("#confirm")
         change = phone.locator("#change")
         change.wait_for(state="visible", timeout=15000)
@@ -314,7 +322,7 @@ def test_change_a_sealed_card_until_it_is_revealed(server, browser):
         # Change it: pick another card, confirm; the engine has the new card, the other seat saw nothing new.
         before = table.state.view(1)
         phone.click("#change")
-        phone.locator("#choices .option", has_text=hand[2]).first.click()
+        card_option(phone, hand[2]).click()
         assert phone.inner_text("#confirm") == "Change the card"
         phone.click("#confirm")
         phone.wait_for_function("document.getElementById('banner').textContent === 'Changed.'", timeout=15000)
