@@ -252,3 +252,15 @@ def test_the_near_pip_bench_gives_every_missed_card_one_class():
     assert t["missed"] == sum(classes.values()) == len(misses)
     assert 0 < t["missed"] < t["expected"]
     assert VisionPipeline._near_pip_cards.__name__ == "_near_pip_cards"  # the stage is put back
+
+
+def test_a_corner_or_paper_that_is_not_a_number_gives_no_paper():
+    frame = np.full((120, 160, 3), 200, np.uint8)
+    plane = Plane(np.eye(3), np.eye(3), True)
+    contour = np.array([[0, 0], [160, 0], [160, 120], [0, 120]], float)
+    right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    for point, u in ((np.array([np.nan, 0.0]), right), (np.zeros(2), np.array([np.nan, 0.0]))):
+        assert near_pip.sample_row(frame, plane, point, u, down, contour=contour).why == "corner not finite"
+        assert near_pip.sample_row(frame, plane, point, u, down, mask=np.full((120, 160), 255, np.uint8)).why == "corner not finite"
+    assert near_pip.paper_from_mask(np.full((120, 160), 255, np.uint8), np.eye(3), np.zeros(2), np.array([np.nan, 0.0]), down, (126, 176)).sum() == 0
+    assert near_pip.own_paper(contour * np.nan, np.zeros(2), right, down, (126, 176)).sum() == 0

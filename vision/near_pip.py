@@ -36,7 +36,7 @@ from . import glyph_model
 from .cards import Plane
 from .corner_index import THRESHOLDS, Evidence, Glyphs, Thresholds
 from .glyphs import NUMBER_RANKS, RED_SUITS, SUITS
-from .pips import FACE_PPM, VIEW_PAD, ink_is_red, sample_face
+from .pips import FACE_PPM, face_ink, ink_is_red, pip_glyph, sample_face
 from .suit_decision import likeliest_suit, suit_share
 
 
@@ -139,9 +139,11 @@ def own_paper(contour_plane: np.ndarray, point: np.ndarray, u: np.ndarray, v: np
     samples it, ``size`` (w, h) px) of where the paper region ``contour_plane``
     (plane mm) lies."""
     basis = np.array([u, v], np.float64).T
-    if abs(np.linalg.det(basis)) < 1e-6:
+    if not np.isfinite(basis).all() or abs(np.linalg.det(basis)) < 1e-6:
         return np.zeros(size[::-1], np.uint8)
     xy = (np.linalg.inv(basis) @ (np.asarray(contour_plane, np.float64).reshape(-1, 2) - point).T).T * ppm
+    if not np.isfinite(xy).all():
+        return np.zeros(size[::-1], np.uint8)
     if u[0] * v[1] - u[1] * v[0] < 0:
         xy[:, 0] = size[0] - 1 - xy[:, 0]
     mask = np.zeros(size[::-1], np.uint8)
@@ -155,7 +157,7 @@ def paper_from_mask(mask: np.ndarray, work_to_plane: np.ndarray, point, u, v, si
     the face, the region that holds the most paper beside the index, its
     holes (the glyphs and pips) filled."""
     basis = np.array([u, v], np.float64).T
-    if abs(np.linalg.det(basis)) < 1e-6 or not np.isfinite(basis).all():
+    if not np.isfinite(basis).all() or abs(np.linalg.det(basis)) < 1e-6:
         return np.zeros(size[::-1], np.uint8)
     face_to_plane = np.array([[u[0] / ppm, v[0] / ppm, point[0]], [u[1] / ppm, v[1] / ppm, point[1]], [0, 0, 1]])
     M = np.linalg.inv(work_to_plane) @ face_to_plane
@@ -186,7 +188,7 @@ def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: Near
     face, paper = face[:rows], paper[:rows].astype(bool)
     if paper.sum() < 50:
         return PipRow(None, None, why="no paper")
-    ink = cv2.bitwise_not(cv2.min(cv2.min(face[:, :, 0], face[:, :, 1]), face[:, :, 2]))
+    ink = face_ink(face)
     vals = ink[paper]
     lo, hi = (float(q) for q in np.percentile(vals, (50, 99.5)))
     if hi - lo < 50:
@@ -225,9 +227,7 @@ def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: Near
     raw = np.maximum(ink.astype(np.float32) - (lo + 0.1 * (hi - lo)), 0)
     ps = []
     for i, x, y, w, h in cands:
-        own = cv2.dilate((labels[y : y + h, x : x + w] == i).view(np.uint8), np.ones((3, 3), np.uint8))
-        glyph = raw[y : y + h, x : x + w] * own
-        view = raw[max(y - VIEW_PAD, 0) : min(y + h + VIEW_PAD, H), max(x - VIEW_PAD, 0) : min(x + w + VIEW_PAD, W)]
+        glyph, view = pip_glyph(raw, labels, i, x, y, w, h)
         ps.append(glyph_model.suit_probs(np.ascontiguousarray(glyph), np.ascontiguousarray(view)))
     (ya, yb), (xa, xb) = (np.asarray(r) * ppm for r in t.middle)
     middle_clear = bool(paper[int(ya) : int(np.ceil(yb)), int(xa) : int(np.ceil(xb))].all())
@@ -259,6 +259,8 @@ def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, ma
     """:func:`read_row` (for ``rank``) on the face sampled from ``frame`` at a
     card corner, its own paper from its region's ``contour`` (plane mm) or
     else from the paper ``mask`` (work px)."""
+    if not np.isfinite(np.concatenate([np.ravel(point), np.ravel(u), np.ravel(v)])).all():
+        return PipRow(None, None, why="corner not finite")
     face = sample_face(frame, plane, point, u, v, ppm)
     size = (face.shape[1], face.shape[0])
     if contour is not None:

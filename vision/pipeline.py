@@ -597,21 +597,26 @@ class VisionPipeline:
         if not (declined or pair_declined) or not glyph_model.available():
             return []
         taken = [_centre(x.outline) for x in found if x.kind == "card"]
+
+        def known(point, u, v) -> bool:
+            ctr = card_centre(point, u, v)
+            return any(float(np.linalg.norm(ctr - t)) < READ_CARD_MM for t in taken)
+
         out: list[_Found] = []
         looks = [(c.point, u, v, patch, blobs[c.blob].contour_plane) for c, u, v, patch in declined]
         looks += [(pc, u, v, patch, None) for pc, u, v, patch in pair_declined]
         for point, u, v, patch, contour in looks:
             # a corner's card already found is known before any glyph is cut
-            if contour is not None and any(float(np.linalg.norm(card_centre(point, u, v) - t)) < READ_CARD_MM for t in taken):
+            if contour is not None and known(point, u, v):
                 continue
             gl = glyphs_of(patch)
             if gl is None or gl.red is None:
                 continue
             if contour is None:
+                # a pair's card corner comes from where its rank glyph was cut
                 point = pair_card_corner(point, u, v, gl.rank_box)
-            ctr = card_centre(point, u, v)
-            if any(float(np.linalg.norm(ctr - t)) < READ_CARD_MM for t in taken):
-                continue
+                if known(point, u, v):
+                    continue
             # the rank first (most looks are a corner's sideways one), cheaply
             if not near_pip.may_be_number(gl):
                 continue
@@ -627,7 +632,7 @@ class VisionPipeline:
                 continue
             rank, suit, conf = r
             out.append(_Found("card", card_outline(point, u, v), [point + 5 * u + 8 * v], conf, rank, suit))
-            taken.append(ctr)
+            taken.append(card_centre(point, u, v))
         return out
 
     @staticmethod

@@ -159,6 +159,21 @@ def _in_index_zone(x: float, y: float) -> bool:
     return side and end
 
 
+def face_ink(face: np.ndarray) -> np.ndarray:
+    """Ink strength of a BGR face: dark or coloured on light paper -> high."""
+    return cv2.bitwise_not(cv2.min(cv2.min(face[:, :, 0], face[:, :, 1]), face[:, :, 2]))
+
+
+def pip_glyph(raw: np.ndarray, labels: np.ndarray, i: int, x: int, y: int, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """The suit networks' two inputs for the pip labelled ``i`` in box (x, y,
+    w, h): its own ink (the component grown a pixel, so its blurred rim
+    counts) and the ink of the box with VIEW_PAD px round it."""
+    own = cv2.dilate((labels[y : y + h, x : x + w] == i).view(np.uint8), np.ones((3, 3), np.uint8))
+    H, W = raw.shape[:2]
+    view = raw[max(y - VIEW_PAD, 0) : min(y + h + VIEW_PAD, H), max(x - VIEW_PAD, 0) : min(x + w + VIEW_PAD, W)]
+    return raw[y : y + h, x : x + w] * own, view
+
+
 def ink_is_red(face: np.ndarray, sel: np.ndarray, paper: np.ndarray) -> bool | None:
     """True if the ink under ``sel`` is red, False if black or blue, None if unsure
     (as corner_index's test: the ink's colour white-balanced on the paper)."""
@@ -183,7 +198,7 @@ def read_face(face: np.ndarray, ppm: float = FACE_PPM, t: PipThresholds = PIPS) 
     face = np.ascontiguousarray(face)
     if face.dtype != np.uint8:
         face = np.clip(np.nan_to_num(face.astype(np.float64)), 0, 255).astype(np.uint8)
-    ink = cv2.bitwise_not(cv2.min(cv2.min(face[:, :, 0], face[:, :, 1]), face[:, :, 2]))
+    ink = face_ink(face)
     hist = np.cumsum(cv2.calcHist([ink], [0], None, [256], [0, 256]).ravel())
     lo, hi = (float(np.searchsorted(hist, f * hist[-1])) for f in (0.5, 0.995))
     if hi - lo < 50:
@@ -245,10 +260,7 @@ def read_face(face: np.ndarray, ppm: float = FACE_PPM, t: PipThresholds = PIPS) 
         return PipFace(tuple(where), red, "layout")
     pips = []
     for i, x, y, w, h, cx, cy in group:
-        own = cv2.dilate((labels[y : y + h, x : x + w] == i).view(np.uint8), np.ones((3, 3), np.uint8))
-        glyph = raw[y : y + h, x : x + w] * own
-        y0, x0 = max(y - VIEW_PAD, 0), max(x - VIEW_PAD, 0)
-        view = raw[y0 : min(y + h + VIEW_PAD, H), x0 : min(x + w + VIEW_PAD, W)]
+        glyph, view = pip_glyph(raw, labels, i, x, y, w, h)
         dy = cy - my
         if dy > 0.1 * h / ppm:  # the bottom half's pips are printed turned
             glyph, view = glyph[::-1, ::-1], view[::-1, ::-1]
