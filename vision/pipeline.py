@@ -61,6 +61,8 @@ from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, m
 from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
 from .unread import UnreadLook, anchor, inside_any, unread_cards
+from .white_balance import Balance
+from .white_balance import estimate as estimate_balance
 
 CARD_AREA = g.CARD_W * g.CARD_H
 #: work copy resolution over the mat.  Coarser copies were tried for 1080p
@@ -146,7 +148,9 @@ class VisionPipeline:
     result instead of processing it again; a still table then costs about a
     millisecond a frame.  ``fusion``: what a card read from several declined
     index corners together must reach (:mod:`vision.fusion`), None to read
-    every corner alone."""
+    every corner alone.  ``balance``: take a lamp's colour out of the frame
+    first (:mod:`vision.white_balance`), looked at every ``mat_every``
+    frames."""
 
     def __init__(
         self,
@@ -157,8 +161,13 @@ class VisionPipeline:
         mat_every: int = 15,
         reuse_static: bool = True,
         fusion: FusionThresholds | None = FUSION,
+        balance: bool = True,
     ) -> None:
         self.use_mat = use_mat
+        self.balance = balance
+        self._cast: Balance | None = None  # the lamp's colour taken out of every frame
+        self._next_balance = 0
+        self._balance_every = mat_every
         self.fusion = fusion
         self.reuse_static = reuse_static
         self._last: tuple[np.ndarray, FrameResult] | None = None  # thumbnail and result of the last frame processed in full
@@ -266,6 +275,13 @@ class VisionPipeline:
                 if int(cv2.absdiff(thumb, self._last[0]).max()) <= STATIC_LEVELS:
                     last = self._last[1]
                     return FrameResult(last.sightings, last.size, last.to_mat, self._count, last.clear, last.clear_scale)
+        if self.balance:
+            # the lamp changes seldom: looked at again with the mat, every mat_every frames
+            if self._count >= self._next_balance:
+                self._cast = estimate_balance(frame)
+                self._next_balance = self._count + self._balance_every
+            if self._cast is not None:
+                frame = self._cast.apply(frame)
         base = self._frame_base(frame)
         # without a mat, pips are read only at a scale taken from cards lying whole:
         # the scale search compares counts of cards read, and a pip read tipped it

@@ -268,6 +268,7 @@ def render_scene(
     layout: list[dict] | None = None,
     hands: list[tuple[float, float, int]] | None = None,
     faces: Callable[[str, str], np.ndarray] | None = None,
+    lamp: tuple[float, float, float] | None = None,
 ) -> tuple[np.ndarray, SceneTruth]:
     """Render one scene.  Returns (BGR uint8 image, ground truth).
 
@@ -283,7 +284,10 @@ def render_scene(
     third-party deck (:class:`vision.decks.Deck`); its optional ``index_box``
     (x0, y0, x1, y1 mm of the top-left index) and ``four_index`` say which
     corners must be uncovered for the card to count as readable.  The random
-    stream is the same either way, so one seed gives the same layout."""
+    stream is the same either way, so one seed gives the same layout.
+    ``lamp``: the light's colour as gains on (blue, green, red), applied
+    before the camera's noise and JPEG, e.g. (0.6, 0.82, 1.0) for a warm
+    lamp a camera has not corrected; the random stream is the same."""
     rng = np.random.default_rng(seed)
     styles = styles or cardart.deck_styles()
     style = styles[int(rng.integers(0, len(styles)))]
@@ -372,7 +376,9 @@ def render_scene(
         elif card.kind == "printed":
             card.marker_visible = any(vis)
     if effects:
-        img = _effects(rng, img)
+        img = _effects(rng, img, lamp)
+    elif lamp is not None:
+        img = img * np.float32(lamp)
     img = np.clip(img, 0, 255).astype(np.uint8)
     if effects:
         q = int(rng.integers(55, 95))
@@ -399,7 +405,7 @@ def _visible(zmap: np.ndarray, poly: np.ndarray, z: int) -> tuple[float, bool]:
     return (own / total if total else 0.0), inframe
 
 
-def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def _effects(rng: np.random.Generator, img: np.ndarray, lamp: tuple[float, float, float] | None = None) -> np.ndarray:
     h, w = img.shape[:2]
     gx, gy = rng.uniform(-0.3, 0.3, 2)
     x = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
@@ -415,6 +421,8 @@ def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         blob = np.exp(-((xx - gxp) ** 2 + (yy - gyp) ** 2) / (2 * r * r)).astype(np.float32)
         img = img + rng.uniform(30, 90) * cv2.resize(blob, (w, h))[..., None]
     tint = rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    if lamp is not None:
+        tint = tint * np.float32(lamp)
     img = (img * tint).astype(np.float32)
     img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(rng.uniform(1.5, 5))
     sigma = rng.uniform(0, 1.0)

@@ -1,0 +1,122 @@
+"""A lamp's colour taken out of the frame (vision.white_balance): warm and cool
+lamps on generated scenes, frames left alone, bad frames, and the pipeline
+reading cards under a lamp that it could not read before."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import glyph_model
+from vision import white_balance as wb
+from vision.pipeline import VisionPipeline
+from vision.scene import render_scene
+
+needs_nets = pytest.mark.skipif(not glyph_model.available(), reason="glyph network weights missing")
+
+TUNGSTEN = (0.6, 0.82, 1.0)
+COOL = (1.0, 0.95, 0.8)
+#: four cards lying whole, apart, on the mat
+LAYOUT = [
+    {"cx": 120, "cy": 110, "angle": 5, "rank": "7", "suit": "clubs"},
+    {"cx": 230, "cy": 110, "angle": -10, "rank": "Q", "suit": "hearts"},
+    {"cx": 340, "cy": 115, "angle": 0, "rank": "3", "suit": "spades"},
+    {"cx": 450, "cy": 110, "angle": 8, "rank": "10", "suit": "diamonds"},
+]
+
+
+def _scene(lamp=None, seed: int = 1, **kw):
+    kw.setdefault("layout", LAYOUT)
+    kw.setdefault("occluders", 0)
+    return render_scene(1280, 720, len(kw["layout"]), seed=seed, lamp=lamp, **kw)
+
+
+def _labels(frame: np.ndarray, **kw) -> set[str]:
+    return {s.label for s in VisionPipeline(**kw).process(frame).sightings if s.kind == "card"}
+
+
+def _paper(frame: np.ndarray, truth) -> np.ndarray:
+    """Each card's paper colour: the brightest fifth of its face (pips and
+    pictures are darker), its outline shrunk by a tenth."""
+    out = []
+    for card in truth.cards:
+        c = card.corners_px.mean(axis=0)
+        mask = np.zeros(frame.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(c + 0.9 * (card.corners_px - c)).astype(np.int32), 1)
+        px = frame[mask > 0].astype(np.float32)
+        level = px.sum(axis=1)
+        out.append(px[level >= np.quantile(level, 0.8)].mean(axis=0))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("lamp", [TUNGSTEN, COOL, (0.75, 0.9, 1.0), (0.45, 0.72, 1.0)])
+def test_a_lamp_is_taken_out_so_that_paper_comes_out_grey(lamp):
+    frame, truth = _scene(lamp)
+    cast = wb.estimate(frame)
+    assert cast is not None
+    before = _paper(frame, truth)
+    after = _paper(cast.apply(frame), truth)
+    spread = lambda c: (c.max(axis=1) - c.min(axis=1)) / c.max(axis=1)  # noqa: E731
+    assert spread(before).min() > 0.18
+    assert spread(after).max() < 0.1, after
+
+
+def test_a_frame_whose_white_is_grey_is_left_exactly_as_it_is():
+    frame, _ = _scene(None, seed=5)
+    assert wb.estimate(frame) is None
+    a = VisionPipeline(balance=True).process(frame)
+    b = VisionPipeline(balance=False).process(frame)
+    assert [s.to_json() for s in a.sightings] == [s.to_json() for s in b.sightings]
+
+
+def test_a_few_cards_on_a_wooden_table_do_not_make_the_wood_the_lamp():
+    """The brightest pixels of a photo where cards are small are the wood's
+    highlights; only pixels standing out from the table are taken for white."""
+    frame, truth = render_scene(4000, 3000, 2, seed=11, mat=False, background="wood", occluders=0, layout=LAYOUT[:2], max_tilt=0)
+    cast = wb.estimate(frame)
+    out = frame if cast is None else cast.apply(frame)
+    hsv = cv2.cvtColor(_paper(out, truth).astype(np.uint8)[None], cv2.COLOR_BGR2HSV)[0]
+    assert (hsv[:, 1] < 40).all(), hsv
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        np.zeros((32, 32, 3), np.uint8),
+        np.full((100, 100, 3), 255, np.uint8),
+        np.full((480, 640, 3), (40, 60, 90), np.uint8),
+        np.random.default_rng(0).integers(0, 256, (200, 300, 3), dtype=np.uint8),
+    ],
+    ids=["tiny black", "clipped white", "empty dark table", "noise"],
+)
+def test_frames_with_no_white_to_go_by_are_left_alone(frame):
+    assert wb.estimate(frame) is None
+
+
+def test_the_gains_are_bounded_to_what_a_lamp_does():
+    frame = np.full((360, 640, 3), (30, 60, 40), np.uint8)
+    cv2.rectangle(frame, (100, 100), (200, 240), (40, 200, 250), -1)  # one orange card-sized patch
+    cast = wb.estimate(frame)
+    assert cast is not None
+    assert all(1 / wb.MAX_GAIN - 1e-9 <= gain <= wb.MAX_GAIN + 1e-9 for gain in cast.gains)
+
+
+@needs_nets
+def test_cards_under_a_warm_lamp_are_read_as_under_white_light():
+    neutral, _ = _scene(None)
+    lamp, _ = _scene(TUNGSTEN)
+    want = _labels(neutral)
+    assert len(want) >= 3
+    assert _labels(lamp) == want
+    assert _labels(lamp, balance=False) < want  # what the balance is for
+
+
+@needs_nets
+def test_a_camera_pipeline_takes_a_new_lamp_within_mat_every_frames():
+    neutral, _ = _scene(None)
+    lamp, _ = _scene(TUNGSTEN)
+    pipe = VisionPipeline(mat_every=3, reuse_static=False)
+    want = {s.label for s in pipe.process(neutral).sightings if s.kind == "card"}
+    seen = [{s.label for s in pipe.process(lamp).sightings if s.kind == "card"} for _ in range(3)]
+    assert seen[-1] == want
