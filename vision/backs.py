@@ -33,6 +33,7 @@ unknown.  All functions are pure; geometry is in plane millimetres (see
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -110,21 +111,47 @@ def _not_table_in(img, bg: np.ndarray, box: tuple[int, int, int, int]) -> np.nda
 def _off_table(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """255 where ``img`` (blurred BGR) is not the table colour ``bg`` (float BGR, same size), 0 elsewhere."""
     # channel planes, not (h, w, 3) arrays reduced over their last axis: the
-    # same sums, about 8x cheaper; squared lengths spare the square roots
-    b, g, r = (c.astype(np.float32) for c in cv2.split(img))
+    # same sums, about 8x cheaper; squared lengths spare the square roots.
+    # Each sum is taken in the order written out in the comments, into buffers
+    # reused in place (the same float32 values as fresh arrays, at 0.4x the
+    # cost on recorded frames: the band's planes stay in the cache)
+    b, g, r = cv2.split(img.astype(np.float32))
     bb, bg_, br = cv2.split(bg)
-    nn = np.maximum(bb * bb + bg_ * bg_ + br * br, 1.0)
-    dot = b * bb + g * bg_ + r * br  # the brightness ratio is dot / nn
-    m = np.minimum(np.minimum(b, g), r)
-    cb, cg, cr = b - m, g - m, r - m
-    bm = np.minimum(np.minimum(bb, bg_), br)
+    nn = bb * bb  # nn = max(bb*bb + bg*bg + br*br, 1): the brightness ratio is dot / nn
+    nn += bg_ * bg_
+    nn += br * br
+    np.maximum(nn, 1.0, out=nn)
+    dot = b * bb  # dot = b*bb + g*bg + r*br
+    dot += g * bg_
+    dot += r * br
+    m = np.minimum(b, g)  # each colour less its smallest channel
+    np.minimum(m, r, out=m)
+    b -= m
+    g -= m
+    r -= m
+    bm = np.minimum(bb, bg_, out=m)  # the table's colour likewise
+    np.minimum(bm, br, out=bm)
     bcb, bcg, bcr = bb - bm, bg_ - bm, br - bm
-    bnorm = np.sqrt(bcb * bcb + bcg * bcg + bcr * bcr)
-    scale = np.where(bnorm > 10, 1.0 / np.maximum(bnorm, 1.0), 0).astype(np.float32)
-    along = (cb * bcb + cg * bcg + cr * bcr) * scale
-    off2 = cb * cb + cg * cg + cr * cr - along * along
-    mask = (off2 > OFF_TABLE * OFF_TABLE) | (dot < DARKER * nn) | (dot > BRIGHTER * nn)
-    return mask.astype(np.uint8) * 255
+    bnorm = bcb * bcb  # bnorm = sqrt(bcb*bcb + bcg*bcg + bcr*bcr)
+    bnorm += bcg * bcg
+    bnorm += bcr * bcr
+    np.sqrt(bnorm, out=bnorm)
+    hued = bnorm > 10
+    scale = np.maximum(bnorm, 1.0, out=bm)  # 1 / max(bnorm, 1) where bnorm > 10, else 0
+    np.divide(1.0, scale, out=scale)
+    scale[~hued] = 0
+    along = b * bcb  # along = (b*bcb + g*bcg + r*bcr) * scale
+    along += g * bcg
+    along += r * bcr
+    along *= scale
+    off2 = np.multiply(b, b, out=bcb)  # off2 = b*b + g*g + r*r - along*along
+    off2 += np.multiply(g, g, out=bcg)
+    off2 += np.multiply(r, r, out=bcr)
+    off2 -= np.multiply(along, along, out=along)
+    mask = off2 > OFF_TABLE * OFF_TABLE
+    mask |= dot < np.multiply(nn, DARKER, out=bnorm)
+    mask |= dot > np.multiply(nn, BRIGHTER, out=bnorm)
+    return mask.view(np.uint8) * np.uint8(255)
 
 
 def table_colours(small: np.ndarray, region: np.ndarray | None, tiles: tuple[int, int] = (4, 3)) -> np.ndarray:
@@ -324,15 +351,27 @@ def _strengths(view: np.ndarray, horizontal: bool, lo: int, hi: int, a0: int, a1
     lo, hi = max(lo - half, 0), min(hi + half + 1, view.shape[0] if horizontal else view.shape[1])
     if hi - lo < 2 * half + 1:
         return np.zeros((3, 1), np.float32)
-    bounds = np.linspace(a0, a1, 4).round().astype(int)
-    band = view[lo:hi, bounds[0] : bounds[3]] if horizontal else view[bounds[0] : bounds[3], lo:hi].swapaxes(0, 1)
+    # the segments' ends as np.linspace(a0, a1, 4).round() gives them (the same
+    # float sums, rounded half to even), without its overhead
+    third = (a1 - a0) / 3
+    b0, b1, b2, b3 = a0, round(a0 + third), round(a0 + 2 * third), a1
+    band = view[lo:hi, b0:b3] if horizontal else view[b0:b3, lo:hi].swapaxes(0, 1)
     # the three segments' means in one pass (sums of whole grey levels in
     # float32 are exact: the same means as summing each segment apart)
-    prof = np.add.reduceat(band, bounds[:3] - bounds[0], axis=1, dtype=np.float32)
-    prof = (prof / np.diff(bounds).astype(np.float32)[None, :, None]).swapaxes(0, 1)
-    step = np.abs(prof[:, 2 * half :] - prof[:, : -2 * half]).max(axis=2)
-    line = np.abs(prof[:, half:-half] - (prof[:, 2 * half :] + prof[:, : -2 * half]) / 2).max(axis=2)
-    return np.maximum(step, line)
+    prof = np.add.reduceat(band, np.array((0, b1 - b0, b2 - b0)), axis=1, dtype=np.float32)
+    prof /= np.array((b1 - b0, b2 - b1, b3 - b2), np.float32)[None, :, None]
+    # prof is (across, segment, channel): the step and the line across, each
+    # the largest over the channels (a max of the three planes: the same
+    # numbers as .max(axis=2), cheaper on so short an axis)
+    far, near = prof[2 * half :], prof[: -2 * half]
+    d = np.abs(far - near)
+    step = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    d = far + near
+    d /= 2
+    np.subtract(prof[half:-half], d, out=d)
+    np.abs(d, out=d)
+    line = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    return np.ascontiguousarray(np.maximum(step, line).T)
 
 
 def _on_one_line(st: np.ndarray) -> np.ndarray:
@@ -341,7 +380,9 @@ def _on_one_line(st: np.ndarray) -> np.ndarray:
     pixel): a card's side is straight, a hand's outline bends away."""
     if st.shape[1] < 3:
         return st.max(axis=1)
-    k = int(np.median(st.argmax(axis=1)))
+    best = st.argmax(axis=1).tolist()
+    # the median of the three segments' places (np.median's, without its overhead)
+    k = sorted(best)[1] if len(best) == 3 else int(np.median(best))
     return st[:, max(k - 1, 0) : k + 2].max(axis=1)
 
 
@@ -354,8 +395,14 @@ def _corner_fill(nt_view: np.ndarray, covered: np.ndarray, w: float, h: float) -
     for xa, xb in ((a, b), (w - b, w - a)):
         for ya, yb in ((a, b), (h - b, h - a)):
             box = (slice(int((m + ya) * r), int((m + yb) * r)), slice(int((m + xa) * r), int((m + xb) * r)))
-            out = min(out, float(((nt_view[box] > 0) | (covered[box] > 0)).mean()))
+            out = min(out, _share((nt_view[box] > 0) | (covered[box] > 0)))
     return out
+
+
+def _share(mask: np.ndarray) -> float:
+    """``float(mask.mean())`` of a boolean array (its count over its size, the
+    same float), without np.mean's overhead; nan when it is empty, as np.mean."""
+    return np.count_nonzero(mask) / mask.size if mask.size else float("nan")
 
 
 def _segment_points(point: np.ndarray, u: np.ndarray, v: np.ndarray, w: float, h: float, span: float) -> list[list[np.ndarray]]:
@@ -383,6 +430,10 @@ def _shrink(outline: np.ndarray, mm: float) -> np.ndarray:
     d = outline - c
     n = np.linalg.norm(d, axis=1, keepdims=True)
     return c + d * np.maximum(n - mm, 0) / np.maximum(n, 1e-6)
+
+
+#: where over a card's middle :func:`judge` first looks for paper (shares of its sides)
+_MIDDLE = np.linspace(0.2, 0.8, 5)
 
 
 def judge(
@@ -416,9 +467,10 @@ def judge(
     # paper-white over most of its middle: a face (whose index the reader did
     # not read), dropped before anything is warped.  Not kept as a face
     # candidate (which may win its place from a back): the same backs either way
-    t = np.linspace(0.2, 0.8, 5) * (1.0 if plane.metric else 0.6)
+    t = _MIDDLE * (1.0 if plane.metric else 0.6)
     mids = _spread(point, u, v, t)
-    ij = np.round(cv2.perspectiveTransform(np.float32(mids).reshape(-1, 1, 2), np.linalg.inv(plane.work_to_plane)).reshape(-1, 2)).astype(int)
+    to_work = np.linalg.inv(plane.work_to_plane)
+    ij = np.round(cv2.perspectiveTransform(np.float32(mids).reshape(-1, 1, 2), to_work).reshape(-1, 2)).astype(int)
     ph, pw = paper.shape[:2]
     ok = (ij[:, 0] >= 0) & (ij[:, 0] < pw) & (ij[:, 1] >= 0) & (ij[:, 1] < ph)
     if ok.all() and np.count_nonzero(paper[ij[:, 1], ij[:, 0]]) >= PAPER_FIRST * len(ij):
@@ -443,8 +495,8 @@ def judge(
         cv2.fillConvexPoly(covered, np.round(pts).astype(np.int32), 255)
     core = (slice(int((m + 3) * r), int((m + span * g.CARD_H - 3) * r)), slice(int((m + 3) * r), int((m + span * g.CARD_W - 3) * r)))
     free = covered[core] == 0
-    free_share = float(free.mean())
-    body = float(((nt[core] > 0) | ~free).mean()) if covers else float(np.count_nonzero(nt[core])) / nt[core].size
+    free_share = _share(free)
+    body = _share((nt[core] > 0) | ~free) if covers else float(np.count_nonzero(nt[core])) / nt[core].size
     info["free"], info["body"] = free_share, body
     if free_share < 0.4 or body < 0.9:
         info["fate"] = "table_inside"
@@ -517,10 +569,10 @@ def judge(
     if asym > ASYMMETRY:
         info["fate"] = "asymmetry"
         return None
-    pp = _warp(paper, np.linalg.inv(plane.work_to_plane) @ A, nearest=True, size=size)
+    pp = _warp(paper, to_work @ A, nearest=True, size=size)
     mid = (slice(int((m + 0.2 * h) * r), int((m + 0.8 * h) * r)), slice(int((m + 0.2 * w) * r), int((m + 0.8 * w) * r)))
     mid_free = covered[mid] == 0
-    paper_share = float((pp[mid] > 0)[mid_free].mean()) if mid_free.any() else 1.0
+    paper_share = _share((pp[mid] > 0)[mid_free]) if mid_free.any() else 1.0
     info["paper"] = paper_share
     margins = _index_margins(pp, covered, w, h)
     info["margins"] = margins
@@ -587,7 +639,7 @@ def _index_margins(paper_view: np.ndarray, covered: np.ndarray, w: float, h: flo
         ya, yb = (h - y1, h - y0) if fy else (y0, y1)
         box = (slice(int((m + ya) * r), int((m + yb) * r)), slice(int((m + xa) * r), int((m + xb) * r)))
         free = covered[box] == 0
-        if free.mean() > 0.8 and (paper_view[box] > 0)[free].mean() > 0.75:
+        if _share(free) > 0.8 and _share((paper_view[box] > 0)[free]) > 0.75:
             n += 1
     return n
 
@@ -681,16 +733,17 @@ def find_backs(
             hyps.append(c)
     # outlines as OpenCV takes them, converted once (fits asks of each a few dozen times a frame)
     known_q = [np.float32(q).reshape(-1, 1, 2) for q in known]
-    tried: list[np.ndarray] = []
+    tried: list[tuple[float, float]] = []
     grid_span = 1.0 if plane.metric else 0.6
 
     def fits(point, u, v) -> bool:
         """Whether the card at ``point`` is worth judging: a new place, not on
         anything found, most of it not table, allowed there."""
-        centre = card_outline(point, u, v).mean(axis=0)
-        if tried and float(np.min(np.linalg.norm(np.array(tried) - centre, axis=1))) < 8:
-            return False
+        centre = _outline_centre(point, u, v)
         c = (float(centre[0]), float(centre[1]))
+        # the distances as np.linalg.norm takes them (sqrt of dx*dx + dy*dy), in plain floats
+        if any(math.sqrt((tx - c[0]) * (tx - c[0]) + (ty - c[1]) * (ty - c[1])) < 8 for tx, ty in tried):
+            return False
         if any(cv2.pointPolygonTest(q, c, False) > 0 for q in known_q):
             return False
         pts = cv2.perspectiveTransform(np.float32(_grid(point, u, v, grid_span)).reshape(-1, 1, 2), to_half).reshape(-1, 2)
@@ -705,7 +758,8 @@ def find_backs(
         for i, (point, u, v) in enumerate(hyps):
             for a, b in ((u, v), (v, u)):
                 if fits(point, a, b):
-                    tried.append(card_outline(point, a, b).mean(axis=0))
+                    centre = _outline_centre(point, a, b)
+                    tried.append((float(centre[0]), float(centre[1])))
                     cand = judge(frame, plane, paper, nt, half_to_plane, point, a, b, covers, trace, beside[i] if beside else None)
                     if cand is not None:
                         out.append((cand, point, a, b))
@@ -735,6 +789,23 @@ def find_backs(
         known_q += [np.float32(_shrink(c[0].outline, 6.0)).reshape(-1, 1, 2) for c in added]
         pool = judged(nxt, by)
     return [c[0] for c in chosen if c[0].face_down]
+
+
+def _outline_centre(point: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``card_outline(point, u, v).mean(axis=0)``: the same sums in plain
+    floats (its corners as card_outline adds them, then summed in order and
+    halved twice over, as np.mean divides by 4), without numpy's overhead on
+    four points; float64 vectors only (others as card_outline takes them)."""
+    if not (isinstance(point, np.ndarray) and isinstance(u, np.ndarray) and isinstance(v, np.ndarray)) or not (
+        point.dtype == u.dtype == v.dtype == np.float64 and point.shape == u.shape == v.shape == (2,)
+    ):
+        return card_outline(point, u, v).mean(axis=0)
+    w, h = g.CARD_W, g.CARD_H
+    out = []
+    for p, a, b in zip(point.tolist(), u.tolist(), v.tolist(), strict=True):
+        wa, hb = w * a, h * b
+        out.append((((p + (p + wa)) + ((p + wa) + hb)) + (p + hb)) / 4)
+    return np.array(out)
 
 
 def _area(outline: np.ndarray) -> float:

@@ -534,18 +534,19 @@ def _hull_corners(
         return fits[k]
 
     out: list[Corner] = []
+    known_at = _points(known)
     for ka, kb in pairs:
         between = [(ka + 1 + j) % m for j in range((kb - ka - 1) % m)]
         if sum(chords[j] for j in between) > NOTCH_REACH * 1.5:
             continue
         met = _lines_meet(
-            (ends_l[ka], chords[ka], cp[keep[ka]].tolist()), (ends_l[kb], chords[kb], cp[keep[kb]].tolist()), orient, angles, known, fit, ka, kb
+            (ends_l[ka], chords[ka], cp[keep[ka]].tolist()), (ends_l[kb], chords[kb], cp[keep[kb]].tolist()), orient, angles, known_at, fit, ka, kb
         )
         if met is None:
             continue
         fa, fb, point = met
         ta, tb = fa[1], fb[1]
-        if _known_at(known, point, 3.0) or _known_at(out, point, 3.0):
+        if _near(known_at, point, 3.0) or _known_at(out, point, 3.0):
             continue  # a corner found already
         end_a, start_b = cp[keep[(ka + 1) % m]].astype(np.float64), cp[keep[kb]].astype(np.float64)
         da, db = float(np.dot(point - end_a, ta)), float(np.dot(start_b - point, tb))
@@ -630,9 +631,10 @@ def _run_corners(
 
     seg_l, approx_l = seg.tolist(), approx.tolist()
     out: list[Corner] = []
-    for ka, kb in pairs:
+    known_at = _points(known)
+    for ka, kb in _chords_may_meet(seg, lengths, pairs, orient, angles):
         # the chords first (turning outward, roughly square): most pairs end here, unfitted
-        met = _lines_meet((seg_l[ka], lengths[ka], approx_l[ka]), (seg_l[kb], lengths[kb], approx_l[kb]), orient, angles, known, fit, ka, kb)
+        met = _lines_meet((seg_l[ka], lengths[ka], approx_l[ka]), (seg_l[kb], lengths[kb], approx_l[kb]), orient, angles, known_at, fit, ka, kb)
         if met is None:
             continue
         fa, fb, point = met
@@ -641,9 +643,9 @@ def _run_corners(
         da, db = float(np.dot(point - end_a, ta)), float(np.dot(start_b - point, tb))
         if not (-1.0 < da < NOTCH_REACH and -1.0 < db < NOTCH_REACH) or max(da, db) < 2.0:
             continue
-        if _known_at(known, point, 3.0) or _known_at(out, point, 3.0):
+        if _near(known_at, point, 3.0) or _known_at(out, point, 3.0):
             continue
-        if _known_at(known, end_a) and _known_at(known, start_b):
+        if _near(known_at, end_a) and _near(known_at, start_b):
             continue  # a corner where each run ends: a step between two cards, not a notch
         d1, d2 = -np.asarray(ta), np.asarray(tb)
         path = _contour_run(cp, idx[(ka + 1) % n], idx[kb]).astype(np.float64)
@@ -660,6 +662,27 @@ def _run_corners(
     return out
 
 
+def _chords_may_meet(seg: np.ndarray, lengths: list[float], pairs: list[tuple[int, int]], orient: float, angles: tuple[float, float]) -> list[tuple[int, int]]:
+    """The pairs of edges (``seg``: their chords, ``lengths`` theirs) that may
+    pass :func:`_lines_meet`'s chord tests, all tested at once: its turn
+    (the same products in float64, so the same sign) and its angle with a
+    millionth of a degree to spare (numpy's arccos may differ from math.acos
+    in the last bit), so that no pair it would take is left out; the pairs
+    kept are tested again there, exactly."""
+    if len(pairs) < 8:
+        return pairs
+    pa = np.array(pairs)
+    a, b = seg[pa[:, 0]].astype(np.float64), seg[pa[:, 1]].astype(np.float64)
+    ln = np.array(lengths, np.float64)
+    cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    turn = np.where(cross > 0, 1.0, -1.0)
+    cos = -(a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1]) / (ln[pa[:, 0]] * ln[pa[:, 1]])
+    ang = np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    lo, hi = angles
+    keep = (cross != 0) & (turn == orient) & (ang >= lo - 15 - 1e-6) & (ang <= hi + 15 + 1e-6)
+    return [pairs[i] for i in np.flatnonzero(keep).tolist()]
+
+
 def _whole_card(blob: Blob, known: list[Corner]) -> bool:
     """Whether ``blob`` is one rectangle with a known corner at each of its
     four corners: nothing is notched."""
@@ -668,7 +691,7 @@ def _whole_card(blob: Blob, known: list[Corner]) -> bool:
     return all(_known_at(known, p, 3.0) for p in cv2.boxPoints(blob.rect))
 
 
-def _lines_meet(a, b, orient: float, angles: tuple[float, float], known: list[Corner], fit, ka: int, kb: int):
+def _lines_meet(a, b, orient: float, angles: tuple[float, float], known: list[tuple[float, float]], fit, ka: int, kb: int):
     """Where edges ``ka`` and ``kb`` of an outline meet as a card corner: (fitted
     line a, fitted line b, the point), or None.  ``a``/``b``: each edge's chord
     (vector, length, start).  The chords are tested first (turning the
@@ -684,7 +707,7 @@ def _lines_meet(a, b, orient: float, angles: tuple[float, float], known: list[Co
     if not lo - 15 <= math.degrees(math.acos(min(max(-(ax * bx + ay * by) / (la * lb), -1.0), 1.0))) <= hi + 15:
         return None
     guess = _intersect(a_at, (ax, ay), b_at, (bx, by))
-    if guess is None or _known_at(known, guess, 2.0):
+    if guess is None or _near(known, guess, 2.0):
         return None  # a corner found already (the chords' lines meet there): not fitted again
     fa, fb = fit(ka), fit(kb)
     if fa is None or fb is None:
@@ -701,8 +724,18 @@ def _lines_meet(a, b, orient: float, angles: tuple[float, float], known: list[Co
 
 def _known_at(known: list[Corner], p: np.ndarray, r: float = 2.5) -> bool:
     """Whether a corner of ``known`` lies within ``r`` mm of ``p``."""
+    return _near(_points(known), p, r)
+
+
+def _points(known: list[Corner]) -> list[tuple[float, float]]:
+    """The corners' points as floats (for :func:`_near`, converted once for many questions)."""
+    return [(float(c.point[0]), float(c.point[1])) for c in known]
+
+
+def _near(points: list[tuple[float, float]], p, r: float = 2.5) -> bool:
+    """Whether one of ``points`` lies within ``r`` mm of ``p``."""
     x, y = float(p[0]), float(p[1])
-    return any(math.hypot(float(c.point[0]) - x, float(c.point[1]) - y) < r for c in known)
+    return any(math.hypot(kx - x, ky - y) < r for kx, ky in points)
 
 
 def _notch_samples(run: np.ndarray, line: tuple[tuple[float, float], tuple[float, float]], corner: np.ndarray, most: int = 40) -> np.ndarray:

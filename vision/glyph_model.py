@@ -85,6 +85,12 @@ def _pool(x: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(x[:, 0::2, 0::2], x[:, 1::2, 0::2]), np.maximum(x[:, 0::2, 1::2], x[:, 1::2, 1::2]))
 
 
+def _biased_relu(x: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """max(x + bias, 0) of C x H x W (``bias``: C x 1), in place."""
+    x += bias[:, :, None]
+    return np.maximum(x, 0, out=x)
+
+
 class _Net:
     """Weights as glyph_train stores them (channels last); kept here with the
     channels first, which makes every product here one contiguous matrix."""
@@ -101,10 +107,15 @@ class _Net:
 
     def logits(self, img: np.ndarray, aspect: float) -> np.ndarray:
         n = img.shape[1]
-        a1 = np.maximum(self.K1 @ _im2col(img) + self.c1, 0).reshape(-1, n, n)
-        a2 = np.maximum(self.K2 @ _im2col(_pool(a1)) + self.c2, 0).reshape(-1, n // 2, n // 2)
-        f = np.concatenate((_pool(a2).ravel(), np.array([aspect], np.float32)))
-        h = np.maximum(f @ self.W1 + self.b1, 0)
+        # each layer pooled before its bias and ReLU: a max of sums with one
+        # bias is that bias added to their max, and ReLU keeps the order (the
+        # same numbers as pooling after them), on a quarter of the values
+        a1 = _biased_relu(_pool((self.K1 @ _im2col(img)).reshape(-1, n, n)), self.c1)
+        a2 = _biased_relu(_pool((self.K2 @ _im2col(a1)).reshape(-1, n // 2, n // 2)), self.c2)
+        f = np.concatenate((a2.ravel(), np.array([aspect], np.float32)))
+        h = f @ self.W1
+        h += self.b1
+        np.maximum(h, 0, out=h)
         return h @ self.W2 + self.b2
 
 
@@ -127,7 +138,9 @@ class _Mlp:
 
     def probs(self, ink: np.ndarray) -> np.ndarray:
         x = stretched_features(ink)
-        h = np.maximum(x @ self.W1 + self.b1, 0)
+        h = x @ self.W1
+        h += self.b1
+        np.maximum(h, 0, out=h)
         z = (h @ self.W2 + self.b2).reshape(self.n, self.k)
         z = np.exp(z - z.max(axis=1, keepdims=True))
         # the members' mean as np.mean takes it (a sum over a count as np.intp), without its overhead
