@@ -1,11 +1,11 @@
-"""Cards found and read under coloured lamps, with and without the frame's white balance (vision.white_balance), for #7.
+"""Cards found and read under coloured and dim lamps, with and without the frame's balance (vision.white_balance), for #7.
 
     .venv/bin/python -m bench.vision_lamp --scenes 100
     .venv/bin/python -m bench.vision_lamp --scenes 60 --seed0 500 --lamps warm,tungsten --size 4000x3000
 
 A card table in the evening is lit by a warm lamp, and a webcam or phone
 does not always take all of it out: white paper comes out cream or orange,
-and paper is found as *unsaturated*.  The scenes are bench/vision.py's own
+and paper is found as *unsaturated*; in a dim room it comes out grey.  The scenes are bench/vision.py's own
 (same seeds, 4-12 cards, two thirds on the mat), each rendered under every
 lamp (gains on blue, green, red, applied before the camera's noise and
 JPEG: ``render_scene(lamp=...)``), and read by a pipeline with the balance
@@ -33,6 +33,8 @@ LAMPS = {
     "candle": (0.45, 0.72, 1.0),  # a very warm lamp
     "cool": (1.0, 0.95, 0.8),  # a cold-white LED or shade
     "green": (0.9, 1.0, 0.85),  # an old fluorescent tube
+    "dim": (0.45, 0.45, 0.45),  # an evening room, a webcam's exposure too short
+    "dim-warm": (0.3, 0.4, 0.48),  # both
 }
 
 

@@ -99,7 +99,19 @@ def test_the_gains_are_bounded_to_what_a_lamp_does():
     cv2.rectangle(frame, (100, 100), (200, 240), (40, 200, 250), -1)  # one orange card-sized patch
     cast = wb.estimate(frame)
     assert cast is not None
-    assert all(1 / wb.MAX_GAIN - 1e-9 <= gain <= wb.MAX_GAIN + 1e-9 for gain in cast.gains)
+    b, g, r = cast.gains
+    assert 1 / wb.MAX_GAIN - 1e-9 <= b / g <= wb.MAX_GAIN + 1e-9 and 1 / wb.MAX_GAIN - 1e-9 <= r / g <= wb.MAX_GAIN + 1e-9
+    assert 1 <= g <= wb.MAX_EXPOSURE
+
+
+def test_a_dim_frame_is_brought_up_so_that_white_is_bright_again():
+    frame, truth = _scene(None)
+    dim = (frame * 0.45).astype(np.uint8)
+    cast = wb.estimate(dim)
+    assert cast is not None
+    assert len({round(gain, 2) for gain in cast.gains}) == 1  # no colour cast: the same gain for each
+    paper = _paper(cast.apply(dim), truth).max(axis=1)
+    assert (paper >= wb.WHITE_LEVEL - 12).all() and (paper <= 255).all(), paper
 
 
 @needs_nets
