@@ -78,6 +78,9 @@ def _table_texture(rng: np.random.Generator, w: int, h: int, kind: str) -> np.nd
     elif kind == "light":
         base = np.array(rng.choice([(170, 190, 200), (180, 180, 175), (150, 175, 190)]), np.float32)
         img = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
+    elif kind == "white":  # a white tablecloth or laminate: never drawn at random, only when asked
+        base = np.array(rng.choice([(205, 212, 215), (215, 215, 212), (196, 208, 214)]), np.float32)
+        img = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
     else:  # plaid cloth
         c1 = np.array(rng.choice([(40, 40, 140), (120, 60, 30), (60, 100, 60)]), np.float32)
         c2 = c1 * 0.6
