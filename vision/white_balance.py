@@ -76,6 +76,7 @@ DEADBAND = 0.85
 DIM_BELOW = 160
 WHITE_LEVEL = 220
 MAX_EXPOSURE = 2.5
+CLIP_LEVEL = 250
 #: the sample's colours must agree: the spread (median absolute deviation of
 #: log ratio) above which they are taken for a mix, not one lamp
 MAX_SPREAD = 0.08
@@ -127,17 +128,22 @@ def estimate(frame: np.ndarray) -> Balance | None:
     lb = np.log(bright[:, 0] / bright[:, 1])
     lr = np.log(bright[:, 2] / bright[:, 1])
     mb, mr = float(np.median(lb)), float(np.median(lr))
+    spread = max(float(np.median(np.abs(lb - mb))), float(np.median(np.abs(lr - mr))))
+    if spread > MAX_SPREAD:
+        return None  # a mix (paper and a bright table cloth's squares, say): no one white to go by
     gains = [1.0, 1.0, 1.0]
     if math.exp(min(mb, mr, 0.0) - max(mb, mr, 0.0)) < DEADBAND:
-        spread = max(float(np.median(np.abs(lb - mb))), float(np.median(np.abs(lr - mr))))
-        if spread <= MAX_SPREAD:
-            lim = math.log(MAX_GAIN)
-            gains = [math.exp(min(lim, max(-lim, -mb))), 1.0, math.exp(min(lim, max(-lim, -mr)))]
-    # a dim frame (a webcam in an evening room): white is brought up to WHITE_LEVEL
+        lim = math.log(MAX_GAIN)
+        gains = [math.exp(min(lim, max(-lim, -mb))), 1.0, math.exp(min(lim, max(-lim, -mr)))]
+    # a dim frame (a webcam in an evening room): white is brought up to WHITE_LEVEL,
+    # but no further than keeps all but 1 % of the frame off 255 (a bright table
+    # pushed into clipping meets the paper there)
     white = float(np.median((bright * np.float32(gains)).max(axis=1)))
     if white < DIM_BELOW:
-        k = min(MAX_EXPOSURE, WHITE_LEVEL / white)
-        gains = [gain * k for gain in gains]
+        brightest = float(np.percentile((px.astype(np.float32) * np.float32(gains)).max(axis=1), 99))
+        k = min(MAX_EXPOSURE, WHITE_LEVEL / white, CLIP_LEVEL / max(brightest, 1.0))
+        if k > 1.0:
+            gains = [gain * k for gain in gains]
     if gains == [1.0, 1.0, 1.0]:
         return None
     return Balance(tuple(gains))
