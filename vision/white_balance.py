@@ -28,8 +28,9 @@ the lamp: the sample must be consistent (one colour, not a mix), the
 correction is bounded to what lamps do (:data:`MAX_GAIN`), and a frame
 whose white is already about grey (:data:`DEADBAND`) and bright
 (:data:`DIM_BELOW`) is left exactly as it is, so a well-set camera changes
-nothing.  A frame with no
-bright sample (an empty dark table) is not touched either.
+nothing.  A frame with no bright sample (an empty dark table), or whose
+brightest pixels are not one colour (paper among a plaid cloth's bright
+squares), is not touched either.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ DEADBAND = 0.85
 DIM_BELOW = 160
 WHITE_LEVEL = 220
 MAX_EXPOSURE = 2.5
+#: ... and no further than puts the frame's 99th percentile at this level
 CLIP_LEVEL = 250
 #: the sample's colours must agree: the spread (median absolute deviation of
 #: log ratio) above which they are taken for a mix, not one lamp
