@@ -49,6 +49,9 @@ class Tally:
     hands: int = 0
     stray: list[JSON] = field(default_factory=list)
     """Camera answers that were refusals nobody scripted (a misread): logged, the game goes on."""
+    refused_otherwise: int = 0
+    """Scripted illegal moves the referee refused, but for what the camera saw instead of the card
+    (a misread, e.g. a card taken for a back): not accepted, not flagged with their own rule."""
 
 
 class Demo:
@@ -221,7 +224,9 @@ class Demo:
                 self.say(f"referee: {verdict.get('rule')}: {verdict.get('message')} — {verdict.get('fix')}")
                 break
         else:
-            self.tally.stray += [a.get("verdict") for a in answers if not a.get("ok")]
+            refusals = [a.get("verdict") for a in answers if not a.get("ok")]
+            self.tally.stray += refusals
+            self.tally.refused_otherwise += bool(refusals)
             self.say("the camera did not read the illegal card; it is taken back anyway")
         if self.pace:
             self.stop.wait(self.pace)
