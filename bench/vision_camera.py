@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.vision_camera --scenes 60
     .venv/bin/python -m bench.vision_camera --scenes 60 --faults shadow,noise --seed0 500
+    .venv/bin/python -m bench.vision_camera --scenes 60 --faults none --background white
 
 The generator's camera is a tidy one (its blur, noise, JPEG and light are
 drawn within limits).  Real ones add faults of their own; each fault here is
@@ -70,16 +71,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--faults", default=",".join(FAULTS), help="comma-separated, of: " + ", ".join(FAULTS))
     ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--background", default=None, help="every scene on this table (wood, felt, light, plaid, or white: a white cloth the generator never draws at random)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     w, h = (int(v) for v in args.size.split("x"))
-    print(f"{args.scenes} scenes from seed {args.seed0} at {w}x{h}: found / read right / misread (of cards with an uncovered index)")
+    table = f", all on {args.background}" if args.background else ""
+    print(f"{args.scenes} scenes from seed {args.seed0} at {w}x{h}{table}: found / read right / misread (of cards with an uncovered index)")
     for name in args.faults.split(","):
         what, fault = FAULTS[name]
         rng = np.random.default_rng(args.seed0)  # the same faults for the same scenes, run after run
         e = f = r = x = 0
         for seed in range(args.seed0, args.seed0 + args.scenes):
-            img, truth = render_scene(w, h, 4 + seed % 9, seed=seed, mat=seed % 3 != 2)
+            img, truth = render_scene(w, h, 4 + seed % 9, seed=seed, mat=seed % 3 != 2, background=args.background)
             s = score(VisionPipeline().process(fault(rng, img)), truth)
             e, f, r, x = e + s.expected, f + s.found, r + s.read, x + len(s.misread)
         print(f"  {name:11s} {f:4d}/{e} found ({100 * f / max(e, 1):5.1f} %), {r:4d} right, {x:3d} misread   {what}", flush=True)

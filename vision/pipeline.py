@@ -198,7 +198,6 @@ class VisionPipeline:
         self.balance = balance
         self._cast: Balance | None = None  # the lamp's colour taken out of every frame
         self._next_balance = 0
-        self._balance_every = mat_every
         self.fusion = fusion
         self.reuse_static = reuse_static
         self._last: tuple[np.ndarray, FrameResult] | None = None  # thumbnail and result of the last frame processed in full
@@ -310,7 +309,7 @@ class VisionPipeline:
             # the lamp changes seldom: looked at again with the mat, every mat_every frames
             if self._count >= self._next_balance:
                 self._cast = estimate_balance(frame)
-                self._next_balance = self._count + self._balance_every
+                self._next_balance = self._count + self.mat.every
             if self._cast is not None:
                 frame = self._cast.apply(frame)
         base = self._frame_base(frame)

@@ -33,7 +33,8 @@ class Source(Protocol):
 #: A2 mat a 720p frame gives a card about 2 px/mm and its index's rank 6-9
 #: px, and on 1000 generated scenes (bench/vision.py --size) 1080p finds
 #: 91.9 % of the cards against 74.3 % and misreads 0.65 % of those it reads
-#: against 2.5 %, for about 30 % more CPU per frame.  A camera that cannot
+#: against 2.5 %, for about 40 % more CPU per frame (12 cards: 112.7 ms
+#: against 81.2, bench/vision.py --skip-accuracy).  A camera that cannot
 #: gives its nearest size.
 CAMERA_SIZE = (1920, 1080)
 
