@@ -239,3 +239,47 @@ def test_a_grey_sleeve_cut_off_at_the_mats_edge_is_not_an_unknown_card():
     cv2.fillConvexPoly(img, np.round(cv2.perspectiveTransform(mm, truth.homography)[0]).astype(np.int32), (150, 150, 150))
     result = VisionPipeline().process(img)
     assert [s.label for s in result.sightings] == ["8S"]
+
+
+def _printed_with_corner_ids(centre_id: int, top_left: int, bottom_right: int):
+    """A printed card as vision.cardart draws it, each of its three markers with an id of its own:
+    what the camera sees when a small corner marker decodes as another id."""
+    from PIL import Image, ImageDraw
+
+    from vision import cardart
+    from vision import geometry as g
+
+    img = Image.new("RGBA", (cardart.W, cardart.H), (248, 246, 240, 255))
+    o = g.PRINTED_CORNER_OFFSET
+    cardart._paste_marker(img, centre_id, g.CARD_W / 2, g.CARD_H / 2, g.PRINTED_CENTRE_MARKER)
+    cardart._paste_marker(img, top_left, o, o, g.PRINTED_CORNER_MARKER)
+    cardart._paste_marker(img, bottom_right, g.CARD_W - o, g.CARD_H - o, g.PRINTED_CORNER_MARKER, rotate180=True)
+    alpha = Image.new("L", (cardart.W, cardart.H), 0)
+    cardart._rounded_alpha(ImageDraw.Draw(alpha))
+    img.putalpha(alpha)
+    return cardart._to_bgra(img)
+
+
+@pytest.mark.parametrize("misread", [38, 652], ids=["a back id", "another printed id"])
+def test_a_corner_marker_decoded_as_another_id_adds_no_card(monkeypatch, misread):
+    """Seen in the Double Side Play demo at 640x360: card 609's top-left corner marker (14 mm, a few
+    pixels) decoded as back id 38, a face-down card on a face-up one, and the referee refused a legal
+    play (DSP-T4).  A back carries only a centre marker, and one card shows one id: the centre and the
+    other corner (609) outvote the stray."""
+    from vision import cardart
+
+    monkeypatch.setattr(cardart, "printed_card", lambda marker_id, title="": _printed_with_corner_ids(609, misread, 609))
+    layout = [{"cx": 250, "cy": 200, "angle": 20, "kind": "printed", "marker_id": 609}]
+    img, _ = render_scene(*HD, seed=21, layout=layout, occluders=0)
+    labels = sorted(s.label for s in VisionPipeline().process(img).sightings)
+    assert labels == ["marker:609"], labels
+
+
+def test_two_printed_cards_overlapping_are_two_cards():
+    """The one-id-per-card rule merges only outlines that are one card: a printed card lying a third
+    over another keeps both."""
+    layout = [{"cx": 230, "cy": 200, "angle": 0, "kind": "printed", "marker_id": 610},
+              {"cx": 262, "cy": 215, "angle": 0, "kind": "printed", "marker_id": 611}]
+    img, _ = render_scene(*HD, seed=22, layout=layout, occluders=0)
+    labels = sorted(s.label for s in VisionPipeline().process(img).sightings)
+    assert labels == ["marker:610", "marker:611"], labels

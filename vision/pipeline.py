@@ -132,6 +132,14 @@ class _Found:
     suit: str | None = None
     marker_id: int | None = None
     back: str | None = None
+    marker_mm: float = 0.0  # summed side of the markers read for it (plane mm): how much ink backs its id
+
+
+#: a detected marker of at least this side (plane mm) is a card's centre marker, a smaller one a corner marker
+CENTRE_MARKER_MIN = (g.PRINTED_CENTRE_MARKER + g.PRINTED_CORNER_MARKER) / 2
+#: two printed-card outlines sharing at least this share of a card are one card: the lower of two cards
+#: overlapping that much shows no whole marker (a corner marker lies 4-18 mm in from the edges)
+SAME_PRINTED_CARD = 0.6
 
 
 #: an unread paper region is a face only if its paper is at least this share
@@ -948,15 +956,22 @@ class VisionPipeline:
         side = (np.linalg.norm(ux) + np.linalg.norm(vy)) / 2
         ux, vy = ux / np.linalg.norm(ux), vy / np.linalg.norm(vy)
         centre = pts.mean(0)
-        if r.kind == "card" and side < (g.PRINTED_CENTRE_MARKER + g.PRINTED_CORNER_MARKER) / 2:
+        if r.kind == "back" and side < CENTRE_MARKER_MIN:
+            # A back carries one centre marker only (companion.printing.faces.marked_back): a corner-sized
+            # back id is a printed face's corner marker whose few pixels decoded as another id.  In the
+            # Double Side Play demo (640x360) card 609's 13.6 mm corner marker read as back 38, a face-down
+            # card on a face-up one, and the referee refused a legal play (DSP-T4).
+            return None
+        if r.kind == "card" and side < CENTRE_MARKER_MIN:
             tl = centre - g.PRINTED_CORNER_OFFSET * (ux + vy)
             outline = card_outline(tl, ux, vy)
         else:
             tl = centre - g.CARD_W / 2 * ux - g.CARD_H / 2 * vy
             outline = card_outline(tl, ux, vy)
         if r.kind == "back":
-            return _Found("face_down", outline, [centre], 0.95, marker_id=mk.marker_id, back=back_meaning(mk.marker_id) or "marked")
-        return _Found("marker", outline, [centre], 0.95, marker_id=mk.marker_id)
+            return _Found("face_down", outline, [centre], 0.95, marker_id=mk.marker_id, back=back_meaning(mk.marker_id) or "marked",
+                          marker_mm=float(side))
+        return _Found("marker", outline, [centre], 0.95, marker_id=mk.marker_id, marker_mm=float(side))
 
     def _stack_evidence(self, frame, plane: Plane, found: list[_Found], overlapping: set[tuple[int, int]], corners: list[Corner]) -> set[tuple[int, int]]:
         """Which of two overlapping read cards lies on top, where neither was
@@ -1296,10 +1311,28 @@ def _merge_markers(found: list[_Found]) -> list[_Found]:
         for o in out:
             if o.marker_id == f.marker_id and np.linalg.norm(_centre(o.outline) - _centre(f.outline)) < g.CARD_W / 2:
                 o.anchors += f.anchors
+                o.marker_mm += f.marker_mm
                 break
         else:
             out.append(f)
-    return out
+    return _one_id_per_card(out)
+
+
+def _one_id_per_card(found: list[_Found]) -> list[_Found]:
+    """Of printed-card sightings with different ids on one card, the id most of its markers agree on.
+
+    A printed face shows one id five times (centre and corners); a marker a few pixels wide can decode
+    as another valid id (4x4 codes lie close together), which would put a second card on the first.
+    Two outlines sharing :data:`SAME_PRINTED_CARD` of a card are one card (the lower of two cards
+    overlapping so much shows no whole marker), and the id read by more markers, then by more marker
+    area (a centre marker outweighs a corner one), is kept.
+    """
+    cards = sorted((f for f in found if f.kind == "marker"), key=lambda f: (-len(f.anchors), -f.marker_mm))
+    keep: list[_Found] = []
+    for f in cards:
+        if not any(overlap_area(k.outline, f.outline) >= SAME_PRINTED_CARD * CARD_AREA for k in keep):
+            keep.append(f)
+    return [f for f in found if f.kind != "marker" or any(f is k for k in keep)]
 
 
 def _dedupe(found: list[_Found]) -> list[_Found]:
