@@ -56,16 +56,17 @@ class CornerLook:
     orient: bool
 
 
-def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None, faces=None) -> Iterator[CornerLook]:
+def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None, faces=None, frame: tuple[int, int] = (1280, 720)) -> Iterator[CornerLook]:
     """Every corner found in bench/vision.py's scenes ``seed0``.., both ways;
     corners near a card corner whose index is covered are neither card nor
     negative, and left out.  ``size``: bench.vision_decks_photo's scenes
     instead (that size, no mat, 6-9 cards).  ``faces``: a third-party deck's
-    (vision.decks.Deck) instead of the generator's."""
+    (vision.decks.Deck) instead of the generator's.  ``frame``: the size of
+    bench/vision.py's scenes (its ``--size``)."""
     pair = 0
     for i in range(seed0, seed0 + n_scenes):
         if size is None:
-            img, truth = render_scene(1280, 720, 4 + (i % 9), seed=i, mat=i % 3 != 2, faces=faces)
+            img, truth = render_scene(*frame, 4 + (i % 9), seed=i, mat=i % 3 != 2, faces=faces)
         else:
             img, truth = photo_scene(i, seed0, size, faces)
         pipe = VisionPipeline()
@@ -96,9 +97,10 @@ def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None,
                 yield CornerLook(i, img, plane, ppm, co.point, u, v, pair, label, kind, ok)
 
 
-def collect(n_scenes: int, seed0: int, size: tuple[int, int] | None = None, faces=None) -> dict[str, np.ndarray]:
+def collect(n_scenes: int, seed0: int, size: tuple[int, int] | None = None, faces=None,
+            frame: tuple[int, int] = (1280, 720)) -> dict[str, np.ndarray]:
     patches, labels, orient, seeds, kinds, ppms, pairs = [], [], [], [], [], [], []
-    for x in corner_looks(n_scenes, seed0, size, faces):
+    for x in corner_looks(n_scenes, seed0, size, faces, frame):
         patches.append(sample_patch(x.image, x.plane, x.point, x.u, x.v))
         labels.append(x.label)
         orient.append(x.orient)
@@ -122,9 +124,10 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=60)
     ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--size", default="1280x720", help="frame size WxH of bench/vision.py's scenes")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    d = collect(args.scenes, args.seed0)
+    d = collect(args.scenes, args.seed0, frame=tuple(int(x) for x in args.size.split("x")))
     np.savez_compressed(args.out, **d)
     print(f"{len(d['patches'])} patches ({(d['kinds'] == 'card').sum()} at index corners, {(d['kinds'] == 'neg').sum()} negatives) -> {args.out}")
 

@@ -3,7 +3,8 @@
 Used by bench/vision.py and the tests.  A face card counts as *expected* when
 at least one of its corner indices is fully uncovered; it is *found* when a
 card sighting was read within 9 mm of where a reading of one of its corners
-is placed (one sighting per card, nearest first), and *read* when rank and
+is placed (one sighting per card; readings at an uncovered index first, then the
+nearest), and *read* when rank and
 suit also match.  A face card not found is *reported unknown* when an
 ``unknown`` sighting is anchored there (its index was seen but not read: the
 referee knows a card lies there and can ask for it).  A sighting that
@@ -56,6 +57,15 @@ def _index_spots(card, H: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(mm[which].reshape(-1, 1, 2).astype(np.float32), H).reshape(-1, 2)
 
 
+def _spots_uncovered(card) -> list[bool]:
+    """Per spot of :func:`_index_spots` (corners 0, 2 or 0-3), whether its index lies uncovered
+    (``index_visible`` runs top-left, bottom-right, then top-right, bottom-left)."""
+    vis = list(card.index_visible)
+    if len(vis) == 4:
+        return [vis[0], vis[2], vis[1], vis[3]]
+    return vis if len(vis) == 2 else [True, True]
+
+
 def score(result: FrameResult, truth: SceneTruth) -> Score:
     ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
     tol = 9 * ppm  # a reading is placed 5 mm x 8 mm in from its corner
@@ -66,14 +76,17 @@ def score(result: FrameResult, truth: SceneTruth) -> Score:
     pairs = []
     for ci, card in enumerate(faces):
         spots = _index_spots(card, truth.homography)
+        shown = _spots_uncovered(card)
         for sg in result.sightings:
             if sg.kind != "card":
                 continue
-            d = min(np.linalg.norm(np.array(a) - sp) for a in sg.anchors_px for sp in spots)
+            d, k = min((np.linalg.norm(np.array(a) - sp), k) for a in sg.anchors_px for k, sp in enumerate(spots))
             if d < tol:
-                pairs.append((d, ci, sg))
+                pairs.append((not shown[k], d, ci, sg))
     matched_cards: set[int] = set()
-    for _d, ci, sg in sorted(pairs, key=lambda x: x[0]):
+    # A reading at an uncovered index belongs to that card before any card whose index lies under it
+    # there (a card laid square on another: its index covers the other's, a few pixels apart).
+    for *_key, ci, sg in sorted(pairs, key=lambda x: x[:2]):
         if ci in matched_cards or sg.id in used:
             continue
         matched_cards.add(ci)
