@@ -35,11 +35,14 @@ def test_a_full_four_player_game_through_the_rendered_camera(tmp_path):
             for phone in demo.phones:
                 over = phone.wait_for("over")
                 assert over["outcome"]["scores"] == list(outcome.scores)
-            # Every scripted illegal move was flagged with its rule and a fix, announced at the table; at
-            # most one of them was refused for what the camera saw instead (about 1 run in 15, at 43298ad
-            # as at 1a6a099, the camera took a played card for a back: DSP-T4), and none was accepted.
-            assert t.illegal_tried and len(t.flagged) + t.refused_otherwise == len(t.illegal_tried), t
-            assert t.refused_otherwise <= 1, t
+            # Every scripted illegal move was flagged with its rule and a fix and announced at the table, or,
+            # at most once, left unread by the camera (a printed card's 20 px marker at 640x360: nothing is
+            # played, and the seat to act is asked what its card is); none was refused for anything else: a refusal for
+            # what the camera saw (DSP-T4, a corner marker decoded as a back id, cf7f56e) once failed this
+            # test about 1 run in 15, and hid among legal plays too.
+            assert t.illegal_tried and len(t.flagged) + t.unread_illegal == len(t.illegal_tried), t
+            assert t.unread_illegal <= 1, t
+            assert t.refused_otherwise == 0 and not t.stray, t
             for verdict in t.flagged:
                 assert verdict["rule"] in ("DSP-7.3", "DSP-T1") and verdict["message"] and verdict["fix"]
             announced = [d["verdict"]["rule"] for d in demo.phones[-1].received("illegal")]

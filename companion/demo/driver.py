@@ -52,6 +52,9 @@ class Tally:
     refused_otherwise: int = 0
     """Scripted illegal moves the referee refused, but for what the camera saw instead of the card
     (a misread, e.g. a card taken for a back): not accepted, not flagged with their own rule."""
+    unread_illegal: int = 0
+    """Scripted illegal moves the referee neither flagged nor refused: the camera could not read the
+    card (an unknown card: the referee asks its seat what it is), so nothing was played."""
 
 
 class Demo:
@@ -227,6 +230,7 @@ class Demo:
             refusals = [a.get("verdict") for a in answers if not a.get("ok")]
             self.tally.stray += refusals
             self.tally.refused_otherwise += bool(refusals)
+            self.tally.unread_illegal += not refusals
             self.say("the camera did not read the illegal card; it is taken back anyway")
         if self.pace:
             self.stop.wait(self.pace)
