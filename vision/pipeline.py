@@ -1183,16 +1183,20 @@ def _mat_detector() -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.Dictionary(d.bytesList[:n].copy(), d.markerSize, d.maxCorrectionBits), full.getDetectorParameters())
 
 
+def _detector_params(**settings) -> cv2.aruco.DetectorParameters:
+    """The table detector's parameters (vision.markers.make_detector) with ``settings`` changed."""
+    p = make_detector().getDetectorParameters()
+    for name, value in settings.items():
+        setattr(p, name, value)
+    return p
+
+
 def _roi_params() -> cv2.aruco.DetectorParameters:
     """Marker detector parameters for small crops around one marker-sized spot:
     two threshold windows instead of three, and no minimum size relative to
     the crop (a crop is mostly marker)."""
-    p = make_detector().getDetectorParameters()
-    p.adaptiveThreshWinSizeMin = 7
-    p.adaptiveThreshWinSizeMax = 17
-    p.adaptiveThreshWinSizeStep = 10
-    p.minMarkerPerimeterRate = 0.1
-    return p
+    return _detector_params(adaptiveThreshWinSizeMin=7, adaptiveThreshWinSizeMax=17, adaptiveThreshWinSizeStep=10,
+                            minMarkerPerimeterRate=0.1)
 
 
 def _thorough_params() -> cv2.aruco.DetectorParameters:
@@ -1200,13 +1204,10 @@ def _thorough_params() -> cv2.aruco.DetectorParameters:
     windows (5-23 px), and a threshold constant of 4 grey levels instead of 7.  A blurred marker
     of 3 px a cell has cells that are not 7 levels darker than their surroundings: on the ten
     Double Side Play demo frames (640x360) where printed card 613 lay unread, these read it in
-    10 (none misread) and OpenCV's defaults in 2; doubling the crop's size instead, in 9."""
-    p = make_detector().getDetectorParameters()
-    p.adaptiveThreshWinSizeMin = 5
-    p.adaptiveThreshWinSizeMax = 23
-    p.adaptiveThreshWinSizeStep = 6
-    p.adaptiveThreshConstant = 4
-    return p
+    10 (none misread) and OpenCV's defaults in 2; doubling the crop's size instead, in 9.  (The
+    same card on another seat's zone, blurred more, no setting tried read in more than 1 of 10.)"""
+    return _detector_params(adaptiveThreshWinSizeMin=5, adaptiveThreshWinSizeMax=23, adaptiveThreshWinSizeStep=6,
+                            adaptiveThreshConstant=4)
 
 
 #: mm around the mat where paper still counts (a card at the mat's edge)
