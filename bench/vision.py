@@ -64,8 +64,9 @@ def timings(repeats: int, scenes: int) -> None:
     print(f"still table (1280x720, 12 cards, sensor noise; reuse_static=True): cpu median {statistics.median(cpu):.1f} ms", flush=True)
 
 
-def accuracy(n_scenes: int, seed0: int = 0, size: tuple[int, int] = (1280, 720)) -> None:
+def accuracy(n_scenes: int, seed0: int = 0, size: tuple[int, int] = (1280, 720), list_misreads: bool = False) -> None:
     total = Score()
+    misreads: list[tuple[int, str, str]] = []
     frames_occ_false = frames_any_false = frames_with_occluder = 0
     by_background: dict[str, Score] = {}
     t0 = time.time()
@@ -78,6 +79,7 @@ def accuracy(n_scenes: int, seed0: int = 0, size: tuple[int, int] = (1280, 720))
         result = VisionPipeline().process(img)
         s = score(result, truth)
         total.add(s)
+        misreads += [(seed, t, r) for t, r in s.misread]
         by_background.setdefault(truth.background + (" mat" if mat else ""), Score()).add(s)
         frames_with_occluder += bool(truth.occluder_mask.any())
         frames_occ_false += s.false_on_occluder > 0
@@ -100,7 +102,10 @@ def accuracy(n_scenes: int, seed0: int = 0, size: tuple[int, int] = (1280, 720))
     print("  by background:")
     for k, s in sorted(by_background.items()):
         print(f"    {k:12s} found {pct(s.found, s.expected):6.2f} %  read {pct(s.read, s.found):6.2f} %")
-    if total.misread:
+    if list_misreads:
+        for seed, t, r in misreads:
+            print(f"  misread: scene {seed}: {t} -> {r}")
+    elif total.misread:
         print("  misreads (truth -> read), first 15:", total.misread[:15])
 
 
@@ -111,6 +116,7 @@ def main() -> None:
     ap.add_argument("--timing-scenes", type=int, default=5)
     ap.add_argument("--seed0", type=int, default=0, help="first accuracy scene")
     ap.add_argument("--size", default="1280x720", help="accuracy scenes' frame size, e.g. 1920x1080")
+    ap.add_argument("--list-misreads", action="store_true", help="every misread with its scene's seed")
     ap.add_argument("--skip-timing", action="store_true")
     ap.add_argument("--skip-accuracy", action="store_true")
     ap.add_argument("--skip-teach", action="store_true",
@@ -122,7 +128,7 @@ def main() -> None:
     if not args.skip_timing:
         timings(args.repeats, args.timing_scenes)
     if not args.skip_accuracy:
-        accuracy(args.scenes, args.seed0, tuple(int(v) for v in args.size.split("x")))
+        accuracy(args.scenes, args.seed0, tuple(int(v) for v in args.size.split("x")), args.list_misreads)
     if not args.skip_teach:
         teach(args.teach_views)
 
