@@ -109,11 +109,25 @@ def paper_mask(work: np.ndarray, bg_tiles: np.ndarray, *, shape: tuple[int, int]
     return _paper_mask_at(work, _bg_level(bg_tiles.max(axis=2).astype(np.float32), (fh, fw), origin, (h, w)), smooth)
 
 
+#: paper is at least this much brighter than the table (grey levels) ...
+PAPER_MARGIN = 28.0
+#: ... or, where the table is lighter than 115, this share of the levels left above it: 28 over a
+#: white cloth (about 210) left paper under a lamp's fall-off too little room.  Chosen on seeds
+#: 0-59 on a white cloth and 0-199 of bench/vision.py (0.12, 0.2, 0.3, 0.45, 0.6 tried); held out,
+#: 720p seeds 500-699 found 896 -> 903 cards (misread 14 -> 17), white cloth 500-559 186 -> 214
+#: (4 -> 4), 1080p seeds 0-99 516 -> 526 (3 -> 2)
+PAPER_HEADROOM = 0.2
+
+
 def _paper_mask_at(work: np.ndarray, bgv: np.ndarray, smooth: bool = True) -> np.ndarray:
     """:func:`paper_mask` given the table's brightness ``bgv`` (float32, overwritten) at every pixel of ``work``."""
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1], hsv[..., 2]
-    np.add(bgv, 28, out=bgv)  # the threshold: max(table + 28, 90), in place (bgv is this call's own)
+    # the threshold: max(table + margin, 90), in place (bgv is this call's own)
+    if float(bgv.max()) > 255 - PAPER_MARGIN / PAPER_HEADROOM:  # a light table somewhere in the crop
+        np.add(bgv, np.minimum(PAPER_MARGIN, PAPER_HEADROOM * (255 - bgv)), out=bgv)
+    else:
+        np.add(bgv, PAPER_MARGIN, out=bgv)
     thr = np.maximum(bgv, 90, out=bgv).astype(np.uint8)
     # cv2 compares instead of numpy boolean arrays: the same mask, a few times faster
     mask = cv2.bitwise_and(cv2.compare(s, 75, cv2.CMP_LT), cv2.compare(v, thr, cv2.CMP_GT))
