@@ -57,7 +57,7 @@ from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
 from .index_pairs import card_corner as pair_card_corner
 from .index_pairs import find_index_pairs
-from .markers import MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
+from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
 from .unread import UnreadLook, anchor, inside_any, unread_cards
@@ -215,7 +215,7 @@ class VisionPipeline:
         # whole frame, finding the candidate quads in Python costs more than
         # the short list saves (measured 35-63 ms against 23-40 ms at 720p)
         self.detector = make_detector()
-        self.detector_thorough = cv2.aruco.ArucoDetector(make_detector().getDictionary(), _thorough_params())
+        self.detector_thorough = cv2.aruco.ArucoDetector(DICTIONARY, _thorough_params())  # unread regions' second look
         self._roi_detectors: dict[float, ShortlistDetector] = {}  # crop detectors by smallest outline rate
         self.mat = MatTracker(every=mat_every, detector=_mat_detector())
         self._scale: float | None = None  # work px per pseudo-mm without a mat
@@ -810,8 +810,7 @@ class VisionPipeline:
         """Indices of cards that lie under others with no outer corner of their
         own (a staggered stack): look for the same index layout, in the same
         orientation, at every glyph-sized ink spot on the paper near a card
-        already read.  The read index says where the rank sits from the corner.
-        """
+        already read.  The read index says where the rank sits from the corner."""
         if not reads:
             return []
         stats, cents = holes
@@ -947,12 +946,12 @@ class VisionPipeline:
         return out
 
     def _markers_on(self, gray: np.ndarray, blob, f: float) -> list:
-        """Markers on one unread paper region, searched with every threshold window of a still.
+        """Markers on one unread paper region, searched again with :func:`_thorough_params`.
 
-        The quick search (:meth:`_markers`) tries two windows on a crop around each marker-sized
-        spot; a centre marker of about 20 px at the far side of a 640x360 frame can need a third:
-        in the Double Side Play demo printed card 613 lay unread (an unknown, so the referee asked
-        what it was) in every frame, where the whole-frame detector reads it.  Only regions that
+        The quick search (:meth:`_markers`) tries two threshold windows on a crop around each
+        marker-sized spot; a blurred centre marker of about 20 px on a 640x360 frame needs more
+        windows and a lower threshold constant: in the Double Side Play demo printed card 613 lay
+        unread (an unknown, so the referee asked what it was) in every frame.  Only regions that
         would otherwise be reported unknown are searched again, so it costs little."""
         x, y, w, h = cv2.boundingRect(np.int32(blob.contour_work).reshape(-1, 1, 2))
         H, W = gray.shape
@@ -1376,7 +1375,7 @@ def _merge_markers(found: list[_Found]) -> list[_Found]:
 def _one_id_per_card(found: list[_Found]) -> list[_Found]:
     """Of printed-card sightings with different ids on one card, the id most of its markers agree on.
 
-    A printed face shows one id five times (centre and corners); a marker a few pixels wide can decode
+    A printed face shows one id three times (its centre and two corners); a marker a few pixels wide can decode
     as another valid id (4x4 codes lie close together), which would put a second card on the first.
     Two outlines sharing :data:`SAME_PRINTED_CARD` of a card are one card (the lower of two cards
     overlapping so much shows no whole marker), and the id read by more markers, then by more marker
