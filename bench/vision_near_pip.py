@@ -26,7 +26,9 @@ Court cards and aces are counted apart (they print no pip row).
 deck (vision.decks), drawn on white paper at the stage's 2 px/mm and a
 720p frame's blur: whether it lies where the rank's first row does, whether
 its suit is read sure and right, and whether it would contradict the
-card's own (right) reading."""
+card's own (right) reading; and, for every face (aces and court cards
+too) from either index corner, which number ranks the layout beside the
+index rules out (near_pip.contradicts_rank), and whether one is its own."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ import vision.pipeline as vp  # noqa: E402
 from bench.vision_misses import _found_cards  # noqa: E402
 from vision import glyph_model, near_pip  # noqa: E402
 from vision.corner_index import evidence, extract_glyphs  # noqa: E402
-from vision.glyphs import NUMBER_RANKS, SUITS  # noqa: E402
+from vision.glyphs import NUMBER_RANKS, RANKS, SUITS  # noqa: E402
 from vision.index_pairs import card_corner  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
 from vision.suit_decision import likeliest_suit, suit_share  # noqa: E402
@@ -132,6 +134,21 @@ def classify(n_scenes: int, seed0: int = 0, misses: list | None = None) -> colle
     return tally
 
 
+def layout_rules(t: collections.Counter, face: np.ndarray, rank: str) -> None:
+    """Count what near_pip.contradicts_rank says of a face seen from either
+    index corner (its paper the card, as the pipeline's region ends at its
+    edge): the number ranks it rules out, and whether one is its own."""
+    for f in (face, np.ascontiguousarray(face[::-1, ::-1])):
+        paper = np.zeros(f.shape[:2], np.uint8)
+        paper[1:-1, 1:-1] = 1
+        row = near_pip.read_row(f, paper, layout_only=True)
+        out = [q for q in NUMBER_RANKS if near_pip.contradicts_rank(row, q)]
+        t["layout: looks"] += 1
+        t["layout: wrong number ranks ruled out"] += len([q for q in out if q != rank])
+        if rank in out:
+            t["layout: RULES OUT the face's own rank"] += 1
+
+
 def deck_rows() -> collections.Counter:
     """bench.vision_near_pip --decks: per deck and in total."""
     from vision import decks
@@ -141,7 +158,7 @@ def deck_rows() -> collections.Counter:
     total: collections.Counter = collections.Counter()
     for deck in decks.decks():
         t: collections.Counter = collections.Counter()
-        for rank in NUMBER_RANKS:
+        for rank in RANKS:
             for suit in SUITS:
                 try:
                     art = deck(rank, suit)
@@ -151,6 +168,9 @@ def deck_rows() -> collections.Counter:
                 bgr = (art[:, :, :3].astype(np.float32) * a + 235 * (1 - a)).astype(np.uint8)
                 face = cv2.resize(bgr, (round(g.CARD_W * FACE_PPM), round(g.CARD_H * FACE_PPM)), interpolation=cv2.INTER_AREA)
                 face = cv2.GaussianBlur(face, (0, 0), 0.8)
+                layout_rules(t, face, rank)
+                if rank not in NUMBER_RANKS:
+                    continue
                 row = near_pip.read_row(face, np.ones(face.shape[:2], np.uint8))
                 t["faces"] += 1
                 if row.why:

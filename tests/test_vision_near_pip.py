@@ -14,6 +14,7 @@ from vision import cardart, glyph_model, near_pip, pips
 from vision import geometry as g
 from vision import pipeline as pl
 from vision.cards import Plane
+from vision.glyphs import NUMBER_RANKS
 from vision.pipeline import VisionPipeline
 from vision.scene import render_scene
 
@@ -264,3 +265,67 @@ def test_a_corner_or_paper_that_is_not_a_number_gives_no_paper():
         assert near_pip.sample_row(frame, plane, point, u, down, mask=np.full((120, 160), 255, np.uint8)).why == "corner not finite"
     assert near_pip.paper_from_mask(np.full((120, 160), 255, np.uint8), np.eye(3), np.zeros(2), np.array([np.nan, 0.0]), down, (126, 176)).sum() == 0
     assert near_pip.own_paper(contour * np.nan, np.zeros(2), right, down, (126, 176)).sum() == 0
+
+
+def _rules_out(face: np.ndarray, paper: np.ndarray | None = None) -> set[str]:
+    row = near_pip.read_row(face, _paper(face) if paper is None else paper, layout_only=True)
+    return {q for q in NUMBER_RANKS if near_pip.contradicts_rank(row, q)}
+
+
+@pytest.mark.parametrize("style", range(0, len(cardart.deck_styles()), 5))
+def test_no_face_rules_out_its_own_rank_from_either_index(style):
+    """Every generated deck style (the installed third-party decks are measured
+    by bench.vision_near_pip --decks): the layout rules never decline a right
+    reading, seen from either index corner, sharp or blurred."""
+    st = cardart.deck_styles()[style]
+    for rank in NUMBER_RANKS:
+        art = cardart.card_face(rank, "spades" if style % 2 else "hearts", st)
+        a = art[:, :, 3:4].astype(np.float32) / 255
+        bgr = (art[:, :, :3].astype(np.float32) * a + 235 * (1 - a)).astype(np.uint8)
+        small = cv2.resize(bgr, (round(g.CARD_W * PPM), round(g.CARD_H * PPM)), interpolation=cv2.INTER_AREA)
+        for blur in (0.8, 1.5):
+            face = cv2.GaussianBlur(small, (0, 0), blur)
+            for f in (face, np.ascontiguousarray(face[::-1, ::-1])):
+                assert rank not in _rules_out(f), (style, rank, blur)
+
+
+def test_the_face_beside_an_index_rules_out_ranks_of_one_shape():
+    # at 1080p's misreads: a J or an ace read as a 3 or a 4, a 6 as an 8
+    assert {"2", "3"} <= _rules_out(_face("J", "hearts"))  # a picture on the column places
+    assert {"2", "3"} <= _rules_out(_face("7", "clubs"))  # pips on them
+    assert set(NUMBER_RANKS) - {"2", "3"} <= _rules_out(_face("A", "spades"))  # both bare
+    assert set(NUMBER_RANKS) - {"2", "3"} <= _rules_out(_face("3", "diamonds"))
+    six = _rules_out(_face("6", "diamonds"))
+    assert {"8", "10"} <= six and not six & {"4", "5", "6", "7", "9"}  # a bare band under the first row
+    assert not _rules_out(_face("8", "clubs")) & {"4", "5", "6", "7", "8", "9", "10"}
+
+
+def test_a_place_not_on_the_cards_own_paper_says_nothing():
+    face = _face("J", "clubs")
+    paper = _paper(face)
+    paper[int(10 * PPM) : int(30 * PPM), int(40 * PPM) :] = 0  # another card over the right column place
+    assert not _rules_out(face, paper)
+    six = _face("6", "hearts")
+    paper = _paper(six)
+    paper[int(28 * PPM) :, :] = 0  # the band under the first row cut short
+    assert not _rules_out(six, paper) & {"8", "10"}
+    # a bare, unreadable or missing face: never an error, and nothing without paper
+    assert not _rules_out(np.full((176, 126, 3), 230, np.uint8), np.zeros((176, 126), np.uint8))
+    assert not near_pip.contradicts_rank(near_pip.PipRow(None, None, why="no paper"), "3")
+    assert not near_pip.contradicts_rank(near_pip.read_row(_face("K", "spades"), _paper(_face("K", "spades"))), "K")
+
+
+def test_another_cards_index_on_the_face_leaves_bare_paper_unjudged():
+    """White on white, a card lying on this one is one paper region with it: its
+    bare paper over the band under this card's first row would rule out an 8,
+    but its own index shows where no standard layout prints anything."""
+    six = _face("6", "spades")
+    assert {"8", "10"} <= _rules_out(six)
+    over = six.copy()
+    over[int(34 * PPM) : int(46 * PPM), int(2 * PPM) : int(10 * PPM)] = six[int(2 * PPM) : int(14 * PPM), int(2 * PPM) : int(10 * PPM)]
+    assert not _rules_out(over) & {"8", "10"}
+    ace = _face("A", "hearts")
+    assert "4" in _rules_out(ace)
+    over = ace.copy()
+    over[int(10 * PPM) : int(30 * PPM), int(53 * PPM) : int(60 * PPM)] = 40  # another card's index beside the right column
+    assert "4" not in _rules_out(over)

@@ -49,6 +49,27 @@ class NearPipThresholds:
 
     #: where a first-row pip's centre may lie, card mm from the index corner (x0, y0, x1, y1)
     window: tuple[float, float, float, float] = (11.0, 8.0, 52.0, 36.0)
+    #: the first row's column places (x0, y0, x1, y1 card mm), left and right: a 2's or 3's
+    #: are bare paper, a 4's to 10's hold a pip, a court card's its picture
+    columns: tuple[tuple[float, float, float, float], ...] = ((13.0, 10.0, 25.0, 30.0), (38.0, 10.0, 50.0, 30.0))
+    #: the band under a two-pip first row: from this far below its centres (mm: past the
+    #: pips' own ink) down to ``below_to`` mm, across the columns; at least ``below_min`` tall
+    below_from: float = 7.0
+    below_to: float = 33.0
+    below_min: float = 6.0
+    #: a 2 or 3 is contradicted by ink on both column places of at least this share; a 4-10 by
+    #: none over this on either; an 8 or 10 by a band under its first row with none over this
+    columns_inked: float = 0.15
+    columns_bare: float = 0.01
+    below_bare: float = 0.005
+    #: a bare place counts only where the face looked at (``stray_box``, card mm, less
+    #: ``index_box`` and ``layout_strips``, the columns' and the middle line's, all the way down) holds no
+    #: more ink than this share: in a staggered pile white on white, another card's index,
+    #: pips or edge there shows that the bare paper may be that card's
+    stray_box: tuple[float, float, float, float] = (0.0, 0.0, 60.0, 44.0)
+    index_box: tuple[float, float] = (13.0, 32.0)
+    layout_strips: tuple[tuple[float, float], ...] = ((11.0, 27.0), (24.0, 39.0), (36.0, 52.0))
+    stray: float = 0.002
     #: how much of the face is looked at (mm down the long edge)
     depth_mm: float = 46.0
     min_pip_mm: float = 5.5
@@ -98,6 +119,15 @@ class PipRow:
     centres: tuple[tuple[float, float], ...] = ()
     #: whether the middle line below the first row lies wholly on the card's own paper
     middle_clear: bool = False
+    #: ink share of the first row's two column places (left, right), where both lie on the
+    #: card's own paper, else None (:func:`contradicts_rank`)
+    columns_ink: tuple[float, float] | None = None
+    #: ink share between a two-pip first row and the places of an 8's or 10's next pips,
+    #: where that band lies on the card's own paper, else None (:func:`contradicts_rank`)
+    below_ink: float | None = None
+    #: ink share of the face looked at outside the places any standard layout prints (the
+    #: index, the columns, the middle line: ``layout_strips``): another card's index or edge over this one
+    stray_ink: float | None = None
 
 
 def may_be_number(gl: Glyphs, t: NearPipThresholds = NEAR_PIPS, rt: Thresholds = THRESHOLDS) -> bool:
@@ -179,23 +209,35 @@ def paper_from_mask(mask: np.ndarray, work_to_plane: np.ndarray, point, u, v, si
     return out
 
 
-def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: NearPipThresholds = NEAR_PIPS, rank: str | None = None) -> PipRow:
+def read_row(
+    face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: NearPipThresholds = NEAR_PIPS, rank: str | None = None, layout_only: bool = False
+) -> PipRow:
     """The first-row pips of an upright face (its index corner top left) that
     lie on ``paper`` (the corner's own region) with paper round them.  With
     ``rank``, a row that does not lie as that rank's (:func:`fits_rank`) is
-    not read (the suit networks are the costly part)."""
+    not read (the suit networks are the costly part); ``layout_only``: only
+    where the pips lie (no colour, no suit: :func:`contradicts_rank`)."""
     rows = int(round(t.depth_mm * ppm))
     face, paper = face[:rows], paper[:rows].astype(bool)
     if paper.sum() < 50:
         return PipRow(None, None, why="no paper")
+    (ya, yb), (xa, xb) = (np.asarray(r) * ppm for r in t.middle)
+    middle_clear = bool(paper[int(ya) : int(np.ceil(yb)), int(xa) : int(np.ceil(xb))].all())
     ink = face_ink(face)
     vals = ink[paper]
     lo, hi = (float(q) for q in np.percentile(vals, (50, 99.5)))
+    # not bare paper, for the layout's places: a light court picture counts (it would not as a
+    # pip's ink); on a bare face the threshold stays above the paper's grain
+    bare = float(np.percentile(vals, 25))
+    inked = ink > bare + 0.3 * max(hi - bare, 80.0)
+    columns = [_share(inked, paper, box, ppm) for box in t.columns]
+    columns_ink = (columns[0], columns[1]) if None not in columns else None
+    stray_ink = _stray(inked, paper, ppm, t) if columns_ink is not None else None
     if hi - lo < 50:
-        return PipRow(None, None, why="no ink")
+        return PipRow(None, None, why="no ink", middle_clear=middle_clear, columns_ink=columns_ink, stray_ink=stray_ink)
     binary = ((ink > lo + 0.45 * (hi - lo)) & paper).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
     x0, y0, x1, y1 = t.window
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
     pad = int(np.ceil(t.paper_mm * ppm))
     H, W = binary.shape
     cands = []
@@ -208,30 +250,34 @@ def read_row(face: np.ndarray, paper: np.ndarray, ppm: float = FACE_PPM, t: Near
             continue
         ya, yb, xa, xb = y - pad, y + h + pad, x - pad, x + w + pad
         if ya < 0 or xa < 0 or yb > H or xb > W or not paper[ya:yb, xa:xb].all():
-            return PipRow(None, None, why="pip off paper")  # another card or a hand beside it
+            return PipRow(None, None, why="pip off paper", columns_ink=columns_ink, stray_ink=stray_ink)  # another card or a hand beside it
         cands.append((i, x, y, w, h))
     if not cands:
-        return PipRow(None, None, why="no pips")
+        return PipRow(None, None, why="no pips", middle_clear=middle_clear, columns_ink=columns_ink, stray_ink=stray_ink)
     med = float(np.median([c[4] for c in cands]))
     if any(abs(c[4] - med) > t.size_spread * med for c in cands):
-        return PipRow(None, None, len(cands), "sizes")
+        return PipRow(None, None, len(cands), "sizes", columns_ink=columns_ink, stray_ink=stray_ink)
     centres = tuple(((x + w / 2) / ppm, (y + h / 2) / ppm) for _, x, y, w, h in cands)
-    if rank is not None and not fits_rank(centres, rank, t):
-        return PipRow(None, None, len(cands), "not the rank's row", centres)
+    below_ink = None
+    if fits_rank(centres, "8", t):
+        top = min(y for _, y in centres) + t.below_from
+        if t.below_to - top >= t.below_min:
+            below_ink = _share(inked, paper, (t.columns[0][0], top, t.columns[1][2], t.below_to), ppm)
+    laid = {"centres": centres, "middle_clear": middle_clear, "columns_ink": columns_ink, "below_ink": below_ink, "stray_ink": stray_ink}
+    if layout_only or (rank is not None and not fits_rank(centres, rank, t)):
+        return PipRow(None, None, len(cands), "" if layout_only else "not the rank's row", **laid)
     sel = np.isin(labels, [c[0] for c in cands])
     red = ink_is_red(face, sel, paper & (labels == 0) & (ink <= lo + 0.2 * (hi - lo)))
     if red is None:
-        return PipRow(None, None, len(cands), "colour unsure")
+        return PipRow(None, None, len(cands), "colour unsure", **laid)
     if not glyph_model.available():
-        return PipRow(None, red, len(cands), "no suit network")
+        return PipRow(None, red, len(cands), "no suit network", **laid)
     raw = np.maximum(ink.astype(np.float32) - (lo + 0.1 * (hi - lo)), 0)
     ps = []
     for i, x, y, w, h in cands:
         glyph, view = pip_glyph(raw, labels, i, x, y, w, h)
         ps.append(glyph_model.suit_probs(np.ascontiguousarray(glyph), np.ascontiguousarray(view)))
-    (ya, yb), (xa, xb) = (np.asarray(r) * ppm for r in t.middle)
-    middle_clear = bool(paper[int(ya) : int(np.ceil(yb)), int(xa) : int(np.ceil(xb))].all())
-    return PipRow(np.mean(ps, axis=0), red, len(cands), centres=centres, middle_clear=middle_clear)
+    return PipRow(np.mean(ps, axis=0), red, len(cands), **laid)
 
 
 def fits_rank(centres, rank: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
@@ -255,7 +301,20 @@ def fits_rank(centres, rank: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
     return len(top) == 1 or abs((top[0] + top[1]) / 2 - mid) <= t.centre_tol
 
 
-def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, mask=None, rank: str | None = None, ppm: float = FACE_PPM) -> PipRow:
+def sample_row(
+    frame: np.ndarray,
+    plane: Plane,
+    point,
+    u,
+    v,
+    *,
+    contour=None,
+    mask=None,
+    rank: str | None = None,
+    layout_only: bool = False,
+    under=(),
+    ppm: float = FACE_PPM,
+) -> PipRow:
     """:func:`read_row` (for ``rank``) on the face sampled from ``frame`` at a
     card corner, its own paper from its region's ``contour`` (plane mm) or
     else from the paper ``mask`` (work px)."""
@@ -265,11 +324,14 @@ def sample_row(frame: np.ndarray, plane: Plane, point, u, v, *, contour=None, ma
     size = (face.shape[1], face.shape[0])
     if contour is not None:
         paper = own_paper(contour, point, u, v, size, ppm)
+        for outline in under:
+            # another card's outline (plane mm) over the face: not this card's paper to look at
+            paper &= 1 - own_paper(outline, point, u, v, size, ppm)
     elif mask is not None:
         paper = paper_from_mask(mask, plane.work_to_plane, point, u, v, size, ppm)
     else:
         return PipRow(None, None, why="no paper")
-    return read_row(face, paper, ppm, rank=rank)
+    return read_row(face, paper, ppm, rank=rank, layout_only=layout_only)
 
 
 #: ranks whose face shows a pip on the middle line between the first row and the middle
@@ -367,3 +429,59 @@ def contradicts(row: PipRow, rank: str, suit: str, t: NearPipThresholds = NEAR_P
         return False
     si, share = likeliest_suit(row.suit_p, row.red)
     return SUITS[si] != suit and share >= t.contradict and row.suit_p[-1] <= t.junk
+
+
+
+def _stray(inked: np.ndarray, paper: np.ndarray, ppm: float, t: NearPipThresholds) -> float:
+    """The share of ``inked`` on ``paper`` (a millimetre in from its edge, whose rim is
+    dark) in ``t.stray_box`` outside every place a standard layout prints."""
+    x0, y0, x1, y1 = (int(round(b * ppm)) for b in t.stray_box)
+    where = cv2.erode(paper.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=max(1, int(round(ppm))))[y0:y1, x0:x1].astype(bool)
+    ix, iy = (int(round(b * ppm)) for b in t.index_box)
+    where[:iy, :ix] = False
+    for a, b in t.layout_strips:
+        where[:, int(round(a * ppm)) : int(round(b * ppm))] = False
+    n = int(np.count_nonzero(where))
+    return float(np.count_nonzero(inked[y0:y1, x0:x1] & where)) / n if n else 1.0
+
+
+def _share(inked: np.ndarray, paper: np.ndarray, box: tuple[float, float, float, float], ppm: float) -> float | None:
+    """The share of ``inked`` in ``box`` (card mm), None unless all of the box lies on ``paper``."""
+    x0, y0, x1, y1 = (int(round(b * ppm)) for b in box)
+    if x0 < 0 or y0 < 0 or y1 > paper.shape[0] or x1 > paper.shape[1] or x1 <= x0 or y1 <= y0:
+        return None
+    if not paper[y0:y1, x0:x1].all():
+        return None
+    return float(np.count_nonzero(inked[y0:y1, x0:x1])) / ((x1 - x0) * (y1 - y0))
+
+
+def contradicts_rank(row: PipRow, rank: str, t: NearPipThresholds = NEAR_PIPS) -> bool:
+    """Whether the face beside an index says a number reading's rank is
+    wrong (#7: at 1080p most misreads are ranks of one shape at a blurred
+    index, a 6 read as an 8, a J as a 3, an ace as a 4).  Only what every
+    French and English deck shares is asked, and only of places that lie
+    wholly on the card's own paper:
+
+    * a 2 or 3 prints its pips on the middle line only, so ink on both of
+      the first row's column places (a 4-10's pips, a court card's picture)
+      rules it out;
+    * a 4 to 10 prints a pip on both, so two bare column places (an ace, a
+      2 or a 3) rule it out;
+    * an 8 or 10 prints pips within a few mm under its first row (a pip on
+      the middle line, or the columns' second pips), a 4, 5 or 6 nothing
+      until the middle, so a bare band there rules the 8 or 10 out.
+
+    Measured on every installed third-party deck's faces and the
+    generator's (docs/vision.md, step 7); a 7's and 9's layouts vary too
+    much between decks to say anything of.  It only ever declines."""
+    if rank not in NUMBER_RANKS or row.why in ("no paper", "corner not finite"):
+        return False
+    if row.columns_ink is None:
+        return False
+    if rank in ("2", "3"):
+        return min(row.columns_ink) >= t.columns_inked
+    if row.stray_ink is None or row.stray_ink > t.stray:
+        return False  # bare paper here may be another card's
+    if max(row.columns_ink) <= t.columns_bare:
+        return True
+    return rank in ("8", "10") and row.below_ink is not None and row.below_ink <= t.below_bare

@@ -85,6 +85,11 @@ ZOOM = 1.6
 ZOOM_CHECK = 1.6
 #: mm a notched corner's confirming patch is moved in along both edges
 NOTCH_CHECK = 0.6
+#: a stacked index read from an ink spot (not a paper corner) at less than this confidence
+#: must read the same from a patch moved NOTCH_CHECK in (1080p bench scenes: 29 -> 22 misreads)
+SIBLING_SURE = 0.93
+#: mm down from a card's top edge the layout beside its index is looked at (vision.near_pip.contradicts_rank)
+LAYOUT_DEPTH = 40.0
 #: frame px per mm from which every declined corner is also read zoomed out,
 #: not only one whose ink looks too large for the patch (oversized_index): at
 #: this resolution a patch covering ZOOM times as much still samples the
@@ -391,18 +396,24 @@ class VisionPipeline:
             readings = [self._read_corner(frame, plane, c, declined=declined) for c in corners]
             # a notched corner's looks pool too (bench.vision_decks: 2 cards more of 1138, no misread)
             readings += [self._read_corner(frame, plane, c, notched=True, declined=declined) for c in notched]
-            readings = [r for r in readings if r is not None]
-            if read_pips:
+            per_blob.append((bi, blob, [r for r in readings if r is not None], notched))
+        if read_pips:
+            # every card read so far: a face check looks only where none of them lies (white
+            # on white, a card over another is one paper region with it)
+            read_cards = [(c.point + 5 * u + 8 * v, card_outline(c.point, u, v)) for *_, readings, _ in per_blob for c, _, u, v in readings]
+            edges = [c.point for c in all_corners]
+            for k, (bi, blob, readings, notched) in enumerate(per_blob):
                 # a number card's reading its uncovered face's pips contradict (vision.pip_check;
-                # 300 scenes: one misread of 41 dropped, that card then read right)
-                wrong = [x for x in readings if self._pips_contradict(frame, plane, blob, *x)]
+                # 300 scenes: one misread of 41 dropped, that card then read right), or the
+                # layout beside its index (vision.near_pip.contradicts_rank)
+                wrong = [x for x in readings if self._pips_contradict(frame, plane, blob, *x, others=read_cards, corners=edges)]
                 refuted += [(c.point + 5 * u + 8 * v, r.rank, r.suit) for c, r, u, v in wrong]
-                readings = [x for x in readings if not any(x is y for y in wrong)]
                 declined += [(c, u, v, sample_patch(frame, plane, c.point, u, v)) for c, _, u, v in wrong]
-            # a notched corner declined does not keep the edge-free finder from its index (its
-            # corner is extrapolated; a pair places the patch from the glyphs themselves)
-            all_corners += [c for c, *_ in readings if any(c is n for n in notched)]
-            per_blob.append((bi, blob, readings))
+                per_blob[k] = (bi, blob, [x for x in readings if not any(x is y for y in wrong)], notched)
+        # a notched corner declined does not keep the edge-free finder from its index (its
+        # corner is extrapolated; a pair places the patch from the glyphs themselves)
+        all_corners += [c for *_, readings, notched in per_blob for c, *_ in readings if any(c is n for n in notched)]
+        per_blob = [(bi, blob, readings) for bi, blob, readings, _ in per_blob]
         # one card read as two of one colour at two of its corners: neither reading stands
         # (300 scenes: misreads 40 -> 37, right reads 1199 -> 1198; the corners pool in fusion)
         wrong = _conflicting([x for *_, readings in per_blob for x in readings])
@@ -709,19 +720,41 @@ class VisionPipeline:
         return out
 
     @staticmethod
-    def _pips_contradict(frame, plane: Plane, blob, c: Corner, reading: IndexReading, u: np.ndarray, v: np.ndarray) -> bool:
+    def _pips_contradict(
+        frame, plane: Plane, blob, c: Corner, reading: IndexReading, u: np.ndarray, v: np.ndarray, others=(), corners=()
+    ) -> bool:
         """Whether the pips on the uncovered face of the number card read at
-        corner ``c`` say the reading is wrong (vision.pip_check)."""
+        corner ``c`` say the reading is wrong (vision.pip_check), or the
+        layout beside its index does (vision.near_pip).  ``others``: (index
+        place, outline) of every card read, ``corners``: every paper corner
+        found (plane mm).  White on white, a card over another is one paper
+        region with it, so the layout is looked at only where no card read
+        on this one lies, and not at all where another card's corner shows
+        on the part of the face it looks at."""
         if reading.rank not in NUMBER_RANKS:
             return False
-        if pips.face_cover(card_outline(c.point, u, v), blob.contour_plane) < pips.PIPS.cover:
-            # the first row of pips beside the index, where it shows (vision.near_pip)
-            if reading.suit in RED_SUITS:
-                return False  # the reader's suit misreads at 720p are all black (docs/vision.md)
-            row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane, rank=reading.rank)
-            return near_pip.contradicts(row, reading.rank, reading.suit)
-        face = pips.read_face(pips.sample_face(frame, plane, c.point, u, v))
-        return pip_check.contradicts(face, reading.rank, reading.suit)
+        outline = card_outline(c.point, u, v)
+        shrunk = _shrunk(outline)
+        over = [o for at, o in others if np.linalg.norm(at - (c.point + 5 * u + 8 * v)) > READ_CARD_MM and inside(at, shrunk)]
+        # the part of the face looked at, its own corners left out
+        a, b = c.point + CORNER_MATCH_MM * (u + v), c.point + (g.CARD_W - CORNER_MATCH_MM) * u + CORNER_MATCH_MM * v
+        top = np.array([a, b, b + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v, a + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v])
+        edged = any(inside(p, top) for p in corners)
+        covered = pips.face_cover(card_outline(c.point, u, v), blob.contour_plane) < pips.PIPS.cover
+        if not covered and pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, c.point, u, v)), reading.rank, reading.suit):
+            return True
+        # the first row of pips beside the index, where it shows (vision.near_pip): its layout
+        # may rule the rank out; its suit, on a covered face, a black suit (the reader's suit
+        # misreads at 720p are all black, docs/vision.md)
+        suit_too = covered and reading.suit not in RED_SUITS
+        row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane, rank=reading.rank, layout_only=not suit_too)
+        if not edged and (row.columns_ink is not None or row.below_ink is not None):
+            # only where no other card read lies (the suit's pips are checked for paper all round)
+            if over:
+                row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane, rank=reading.rank, layout_only=True, under=over)
+            if near_pip.contradicts_rank(row, reading.rank):
+                return True
+        return suit_too and near_pip.contradicts(row, reading.rank, reading.suit)
 
     def _read_corner(
         self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None
@@ -887,6 +920,10 @@ class VisionPipeline:
                 # same deck, same layout: the rank sits where it sat on the card we read
                 rx, ry, rw, rh = r.rank_box
                 if not 0.75 < rh / h < 1.33 or abs(ry - y) > 2.0 * PATCH_PPM:
+                    continue
+                # placed from an ink spot, not a paper corner: unless sure, read again placed a
+                # little differently, and the two must agree (as a notched corner's)
+                if r.confidence < SIBLING_SURE and not _agrees(r, read_patch(sample_patch(frame, plane, corner + NOTCH_CHECK * (u + v), u, v), self.refs)):
                     continue
                 out.append(_Found("card", card_outline(corner, u, v), [corner + 5 * u + 8 * v], r.confidence * 0.95, r.rank, r.suit))
         return out
