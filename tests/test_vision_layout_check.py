@@ -41,6 +41,7 @@ def _no_layout_check(monkeypatch):
         (187, ("6 diamonds", "8 diamonds")),  # a bare band under the first row: no 8
         (218, ("5 hearts", "8 hearts")),
         (797, ("J clubs", "3 clubs")),  # a court card's picture on the column places: no 3
+        (793, ("5 diamonds", "6 diamonds")),  # a pip on the middle line at mid-height: no 6
     ],
 )
 def test_the_face_beside_the_index_declines_a_rank_of_another_shape(seed, misread, monkeypatch):

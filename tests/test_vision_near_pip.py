@@ -296,8 +296,11 @@ def test_the_face_beside_an_index_rules_out_ranks_of_one_shape():
     assert set(NUMBER_RANKS) - {"2", "3"} <= _rules_out(_face("A", "spades"))  # both bare
     assert set(NUMBER_RANKS) - {"2", "3"} <= _rules_out(_face("3", "diamonds"))
     six = _rules_out(_face("6", "diamonds"))
-    assert {"8", "10"} <= six and not six & {"4", "5", "6", "7", "9"}  # a bare band under the first row
-    assert not _rules_out(_face("8", "clubs")) & {"4", "5", "6", "7", "8", "9", "10"}
+    assert {"8", "10"} <= six and not six & {"6", "7", "9"}  # a bare band under the first row
+    assert {"4", "5"} <= six  # its middle row: two column pips, none on the middle line
+    five = _rules_out(_face("5", "hearts"))
+    assert {"4", "6"} <= five and "5" not in five  # one pip on the middle line at mid-height
+    assert not _rules_out(_face("8", "clubs")) & {"6", "7", "8", "9", "10"}
 
 
 def test_a_place_not_on_the_cards_own_paper_says_nothing():

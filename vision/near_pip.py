@@ -70,6 +70,10 @@ class NearPipThresholds:
     index_box: tuple[float, float] = (13.0, 32.0)
     layout_strips: tuple[tuple[float, float], ...] = ((11.0, 27.0), (24.0, 39.0), (36.0, 52.0))
     stray: float = 0.002
+    #: the middle row's places: mm down (from, to), and across (left column, middle line, right
+    #: column): a 5's, 9's (and 3's) pip on the middle line, a 6's two in the columns, a 4's none
+    middle_row: tuple[float, float] = (39.0, 49.0)
+    middle_row_x: tuple[tuple[float, float], ...] = ((13.0, 25.0), (26.0, 37.0), (38.0, 50.0))
     #: how much of the face is looked at (mm down the long edge)
     depth_mm: float = 46.0
     min_pip_mm: float = 5.5
@@ -128,6 +132,9 @@ class PipRow:
     #: ink share of the face looked at outside the places any standard layout prints (the
     #: index, the columns, the middle line: ``layout_strips``): another card's index or edge over this one
     stray_ink: float | None = None
+    #: ink shares of the middle row's places (left column, middle line, right column), where
+    #: they lie on the card's own paper and nothing is printed beside them, else None
+    middle_row: tuple[float, float, float] | None = None
 
 
 def may_be_number(gl: Glyphs, t: NearPipThresholds = NEAR_PIPS, rt: Thresholds = THRESHOLDS) -> bool:
@@ -218,6 +225,8 @@ def read_row(
     not read (the suit networks are the costly part); ``layout_only``: only
     where the pips lie (no colour, no suit: :func:`contradicts_rank`)."""
     rows = int(round(t.depth_mm * ppm))
+    deep = int(round(t.middle_row[1] * ppm))
+    deep_face, deep_paper = face[:deep], paper[:deep].astype(bool)
     face, paper = face[:rows], paper[:rows].astype(bool)
     if paper.sum() < 50:
         return PipRow(None, None, why="no paper")
@@ -233,8 +242,16 @@ def read_row(
     columns = [_share(inked, paper, box, ppm) for box in t.columns]
     columns_ink = (columns[0], columns[1]) if None not in columns else None
     stray_ink = _stray(inked, paper, ppm, t) if columns_ink is not None else None
+    # the middle row (a 5's, 6's, 9's pips at mid-height), below the row's own window
+    deep = face_ink(deep_face) > bare + 0.3 * max(hi - bare, 80.0)
+    (ma, mb), (xs, m0, m1) = t.middle_row, t.middle_row_x
+    middle = [_share(deep, deep_paper, (x0, ma, x1, mb), ppm) for x0, x1 in (xs, m0, m1)]
+    middle_row = (middle[0], middle[1], middle[2]) if None not in middle else None
+    if middle_row is not None and _stray(deep, deep_paper, ppm, t, t.middle_row[1]) > t.stray:
+        middle_row = None  # bare paper there may be another card's
+    laid0 = {"columns_ink": columns_ink, "stray_ink": stray_ink, "middle_row": middle_row}
     if hi - lo < 50:
-        return PipRow(None, None, why="no ink", middle_clear=middle_clear, columns_ink=columns_ink, stray_ink=stray_ink)
+        return PipRow(None, None, why="no ink", middle_clear=middle_clear, **laid0)
     binary = ((ink > lo + 0.45 * (hi - lo)) & paper).astype(np.uint8)
     x0, y0, x1, y1 = t.window
     n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
@@ -250,20 +267,20 @@ def read_row(
             continue
         ya, yb, xa, xb = y - pad, y + h + pad, x - pad, x + w + pad
         if ya < 0 or xa < 0 or yb > H or xb > W or not paper[ya:yb, xa:xb].all():
-            return PipRow(None, None, why="pip off paper", columns_ink=columns_ink, stray_ink=stray_ink)  # another card or a hand beside it
+            return PipRow(None, None, why="pip off paper", **laid0)  # another card or a hand beside it
         cands.append((i, x, y, w, h))
     if not cands:
-        return PipRow(None, None, why="no pips", middle_clear=middle_clear, columns_ink=columns_ink, stray_ink=stray_ink)
+        return PipRow(None, None, why="no pips", middle_clear=middle_clear, **laid0)
     med = float(np.median([c[4] for c in cands]))
     if any(abs(c[4] - med) > t.size_spread * med for c in cands):
-        return PipRow(None, None, len(cands), "sizes", columns_ink=columns_ink, stray_ink=stray_ink)
+        return PipRow(None, None, len(cands), "sizes", **laid0)
     centres = tuple(((x + w / 2) / ppm, (y + h / 2) / ppm) for _, x, y, w, h in cands)
     below_ink = None
     if fits_rank(centres, "8", t):
         top = min(y for _, y in centres) + t.below_from
         if t.below_to - top >= t.below_min:
             below_ink = _share(inked, paper, (t.columns[0][0], top, t.columns[1][2], t.below_to), ppm)
-    laid = {"centres": centres, "middle_clear": middle_clear, "columns_ink": columns_ink, "below_ink": below_ink, "stray_ink": stray_ink}
+    laid = {"centres": centres, "middle_clear": middle_clear, "below_ink": below_ink, **laid0}
     if layout_only or (rank is not None and not fits_rank(centres, rank, t)):
         return PipRow(None, None, len(cands), "" if layout_only else "not the rank's row", **laid)
     sel = np.isin(labels, [c[0] for c in cands])
@@ -432,10 +449,11 @@ def contradicts(row: PipRow, rank: str, suit: str, t: NearPipThresholds = NEAR_P
 
 
 
-def _stray(inked: np.ndarray, paper: np.ndarray, ppm: float, t: NearPipThresholds) -> float:
+def _stray(inked: np.ndarray, paper: np.ndarray, ppm: float, t: NearPipThresholds, down_to: float | None = None) -> float:
     """The share of ``inked`` on ``paper`` (a millimetre in from its edge, whose rim is
-    dark) in ``t.stray_box`` outside every place a standard layout prints."""
-    x0, y0, x1, y1 = (int(round(b * ppm)) for b in t.stray_box)
+    dark) in ``t.stray_box`` (down to ``down_to`` mm, when given) outside every place a
+    standard layout prints."""
+    x0, y0, x1, y1 = (int(round(b * ppm)) for b in t.stray_box[:3] + (down_to or t.stray_box[3],))
     where = cv2.erode(paper.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=max(1, int(round(ppm))))[y0:y1, x0:x1].astype(bool)
     ix, iy = (int(round(b * ppm)) for b in t.index_box)
     where[:iy, :ix] = False
@@ -469,7 +487,9 @@ def contradicts_rank(row: PipRow, rank: str, t: NearPipThresholds = NEAR_PIPS) -
       2 or a 3) rule it out;
     * an 8 or 10 prints pips within a few mm under its first row (a pip on
       the middle line, or the columns' second pips), a 4, 5 or 6 nothing
-      until the middle, so a bare band there rules the 8 or 10 out.
+      until the middle, so a bare band there rules the 8 or 10 out;
+    * at mid-height (39-49 mm down) a 5 prints one pip on the middle line, a
+      6 two in the columns, a 4 nothing: the other pattern rules each out.
 
     Measured on every installed third-party deck's faces and the
     generator's (docs/vision.md, step 7); a 7's and 9's layouts vary too
@@ -484,4 +504,15 @@ def contradicts_rank(row: PipRow, rank: str, t: NearPipThresholds = NEAR_PIPS) -
         return False  # bare paper here may be another card's
     if max(row.columns_ink) <= t.columns_bare:
         return True
-    return rank in ("8", "10") and row.below_ink is not None and row.below_ink <= t.below_bare
+    if rank in ("8", "10") and row.below_ink is not None and row.below_ink <= t.below_bare:
+        return True
+    if row.middle_row is None:
+        return False
+    left, mid, right = row.middle_row
+    columns_inked, columns_bare = min(left, right) >= t.columns_inked, max(left, right) <= t.columns_bare
+    mid_inked, mid_bare = mid >= t.columns_inked, mid <= t.columns_bare
+    if rank == "5":
+        return columns_inked and mid_bare  # a 6's (or 7's, 8's) middle row, no 5's centre pip
+    if rank == "6":
+        return mid_inked and columns_bare  # a 5's or 9's centre pip, no 6's middle row
+    return rank == "4" and (mid_inked or columns_inked)  # a 4 prints nothing at mid-height
