@@ -225,8 +225,8 @@ def read_row(
     not read (the suit networks are the costly part); ``layout_only``: only
     where the pips lie (no colour, no suit: :func:`contradicts_rank`)."""
     rows = int(round(t.depth_mm * ppm))
-    deep = int(round(t.middle_row[1] * ppm))
-    deep_face, deep_paper = face[:deep], paper[:deep].astype(bool)
+    deep_rows = int(round(t.middle_row[1] * ppm))
+    deep_face, deep_paper = face[:deep_rows], paper[:deep_rows].astype(bool)
     face, paper = face[:rows], paper[:rows].astype(bool)
     if paper.sum() < 50:
         return PipRow(None, None, why="no paper")
@@ -346,6 +346,8 @@ def sample_row(
             paper &= 1 - own_paper(outline, point, u, v, size, ppm)
     elif mask is not None:
         paper = paper_from_mask(mask, plane.work_to_plane, point, u, v, size, ppm)
+        for outline in under:
+            paper &= 1 - own_paper(outline, point, u, v, size, ppm)
     else:
         return PipRow(None, None, why="no paper")
     return read_row(face, paper, ppm, rank=rank, layout_only=layout_only)
@@ -448,7 +450,6 @@ def contradicts(row: PipRow, rank: str, suit: str, t: NearPipThresholds = NEAR_P
     return SUITS[si] != suit and share >= t.contradict and row.suit_p[-1] <= t.junk
 
 
-
 def _stray(inked: np.ndarray, paper: np.ndarray, ppm: float, t: NearPipThresholds, down_to: float | None = None) -> float:
     """The share of ``inked`` on ``paper`` (a millimetre in from its edge, whose rim is
     dark) in ``t.stray_box`` (down to ``down_to`` mm, when given) outside every place a
@@ -492,8 +493,9 @@ def contradicts_rank(row: PipRow, rank: str, t: NearPipThresholds = NEAR_PIPS) -
       6 two in the columns, a 4 nothing: the other pattern rules each out.
 
     Measured on every installed third-party deck's faces and the
-    generator's (docs/vision.md, step 7); a 7's and 9's layouts vary too
-    much between decks to say anything of.  It only ever declines."""
+    generator's (docs/vision.md, step 4; ``bench.vision_near_pip --decks``);
+    a 7's and 9's layouts vary too much between decks to say anything of
+    them.  It only ever declines."""
     if rank not in NUMBER_RANKS or row.why in ("no paper", "corner not finite"):
         return False
     if row.columns_ink is None:

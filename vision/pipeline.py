@@ -442,6 +442,14 @@ class VisionPipeline:
         pair_declined: list = []
         for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined):
             r = p.reading
+            if read_pips and r.rank in NUMBER_RANKS:
+                # the layout beside its index, as a corner's reading (its paper from the mask)
+                others = [(a, x.outline) for x in found if x.kind == "card" for a in x.anchors]
+                over, edged = _cards_on(p.corner, p.u, p.v, others, [c.point for c in all_corners])
+                row = None if edged else near_pip.sample_row(frame, plane, p.corner, p.u, p.v, mask=mask, rank=r.rank, layout_only=True, under=over)
+                if row is not None and near_pip.contradicts_rank(row, r.rank):
+                    refuted.append((p.anchor, r.rank, r.suit))
+                    continue
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
         for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found) if read_pips else []:
@@ -733,13 +741,7 @@ class VisionPipeline:
         on the part of the face it looks at."""
         if reading.rank not in NUMBER_RANKS:
             return False
-        outline = card_outline(c.point, u, v)
-        shrunk = _shrunk(outline)
-        over = [o for at, o in others if np.linalg.norm(at - (c.point + 5 * u + 8 * v)) > READ_CARD_MM and inside(at, shrunk)]
-        # the part of the face looked at, its own corners left out
-        a, b = c.point + CORNER_MATCH_MM * (u + v), c.point + (g.CARD_W - CORNER_MATCH_MM) * u + CORNER_MATCH_MM * v
-        top = np.array([a, b, b + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v, a + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v])
-        edged = any(inside(p, top) for p in corners)
+        over, edged = _cards_on(c.point, u, v, others, corners)
         covered = pips.face_cover(card_outline(c.point, u, v), blob.contour_plane) < pips.PIPS.cover
         if not covered and pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, c.point, u, v)), reading.rank, reading.suit):
             return True
@@ -1282,6 +1284,20 @@ def _shrunk(outline: np.ndarray) -> np.ndarray:
     """An outline drawn 3 % in, so that an anchor on its very edge is not inside."""
     c = _centre(outline)
     return c + (outline - c) * 0.97
+
+
+def _cards_on(point: np.ndarray, u: np.ndarray, v: np.ndarray, others, corners) -> tuple[list[np.ndarray], bool]:
+    """What may lie on the card whose index corner is ``point`` (plane mm), for
+    the layout check beside its index: the outlines of the cards read on it
+    (``others``: (index place, outline) of every card read; one read inside
+    its outline lies on it), and whether another card's paper corner (of
+    ``corners``) shows on the part of its face the check looks at."""
+    shrunk = _shrunk(card_outline(point, u, v))
+    over = [o for at, o in others if np.linalg.norm(at - (point + 5 * u + 8 * v)) > READ_CARD_MM and inside(at, shrunk)]
+    # the part of the face looked at, its own corners left out
+    a, b = point + CORNER_MATCH_MM * (u + v), point + (g.CARD_W - CORNER_MATCH_MM) * u + CORNER_MATCH_MM * v
+    top = np.array([a, b, b + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v, a + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v])
+    return over, any(inside(p, top) for p in corners)
 
 
 def _lies_on(a: _Found, b: _Found) -> bool:
