@@ -332,3 +332,17 @@ def test_another_cards_index_on_the_face_leaves_bare_paper_unjudged():
     over = ace.copy()
     over[int(10 * PPM) : int(30 * PPM), int(53 * PPM) : int(60 * PPM)] = 40  # another card's index beside the right column
     assert "4" not in _rules_out(over)
+
+
+def test_another_cards_picture_on_the_columns_does_not_rule_out_a_2():
+    """A 2 under a court card, white on white: the court card's picture lies on
+    the 2's column places, but its border and index show where no layout of
+    the 2's prints anything (scene 269 at 1080p lost a right reading so)."""
+    two, court = _face("2", "spades"), _face("J", "hearts")
+    assert {"2", "3"} <= _rules_out(court)
+    assert "2" not in _rules_out(two)
+    under = two.copy()
+    # the J lies 8 mm right of and 6 mm below the 2's corner: its picture covers the 2's columns
+    dx, dy = int(8 * PPM), int(6 * PPM)
+    under[dy:, dx:] = court[: under.shape[0] - dy, : under.shape[1] - dx]
+    assert "2" not in _rules_out(under)

@@ -62,10 +62,10 @@ class NearPipThresholds:
     columns_inked: float = 0.15
     columns_bare: float = 0.01
     below_bare: float = 0.005
-    #: a bare place counts only where the face looked at (``stray_box``, card mm, less
+    #: a place counts only where the face looked at (``stray_box``, card mm, less
     #: ``index_box`` and ``layout_strips``, the columns' and the middle line's, all the way down) holds no
     #: more ink than this share: in a staggered pile white on white, another card's index,
-    #: pips or edge there shows that the bare paper may be that card's
+    #: pips or edge there shows that the paper, bare or inked, may be that card's
     stray_box: tuple[float, float, float, float] = (0.0, 0.0, 60.0, 44.0)
     index_box: tuple[float, float] = (13.0, 32.0)
     layout_strips: tuple[tuple[float, float], ...] = ((11.0, 27.0), (24.0, 39.0), (36.0, 52.0))
@@ -500,10 +500,10 @@ def contradicts_rank(row: PipRow, rank: str, t: NearPipThresholds = NEAR_PIPS) -
         return False
     if row.columns_ink is None:
         return False
+    if row.stray_ink is None or row.stray_ink > t.stray:
+        return False  # bare paper here may be another card's, and ink another card's
     if rank in ("2", "3"):
         return min(row.columns_ink) >= t.columns_inked
-    if row.stray_ink is None or row.stray_ink > t.stray:
-        return False  # bare paper here may be another card's
     if max(row.columns_ink) <= t.columns_bare:
         return True
     if rank in ("8", "10") and row.below_ink is not None and row.below_ink <= t.below_bare:
