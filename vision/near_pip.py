@@ -225,25 +225,27 @@ def read_row(
     not read (the suit networks are the costly part); ``layout_only``: only
     where the pips lie (no colour, no suit: :func:`contradicts_rank`)."""
     rows = int(round(t.depth_mm * ppm))
-    deep_rows = int(round(t.middle_row[1] * ppm))
+    # the middle row's places lie below the row's own depth: the ink is taken down to them once
+    deep_rows = max(rows, int(round(t.middle_row[1] * ppm)))
     deep_face, deep_paper = face[:deep_rows], paper[:deep_rows].astype(bool)
-    face, paper = face[:rows], paper[:rows].astype(bool)
+    face, paper = face[:rows], deep_paper[:rows]
     if paper.sum() < 50:
         return PipRow(None, None, why="no paper")
     (ya, yb), (xa, xb) = (np.asarray(r) * ppm for r in t.middle)
     middle_clear = bool(paper[int(ya) : int(np.ceil(yb)), int(xa) : int(np.ceil(xb))].all())
-    ink = face_ink(face)
+    deep_ink = face_ink(deep_face)
+    ink = deep_ink[:rows]
     vals = ink[paper]
     lo, hi = (float(q) for q in np.percentile(vals, (50, 99.5)))
     # not bare paper, for the layout's places: a light court picture counts (it would not as a
     # pip's ink); on a bare face the threshold stays above the paper's grain
     bare = float(np.percentile(vals, 25))
-    inked = ink > bare + 0.3 * max(hi - bare, 80.0)
+    deep = deep_ink > bare + 0.3 * max(hi - bare, 80.0)
+    inked = deep[:rows]
     columns = [_share(inked, paper, box, ppm) for box in t.columns]
     columns_ink = (columns[0], columns[1]) if None not in columns else None
     stray_ink = _stray(inked, paper, ppm, t) if columns_ink is not None else None
     # the middle row (a 5's, 6's, 9's pips at mid-height), below the row's own window
-    deep = face_ink(deep_face) > bare + 0.3 * max(hi - bare, 80.0)
     (ma, mb), (xs, m0, m1) = t.middle_row, t.middle_row_x
     middle = [_share(deep, deep_paper, (x0, ma, x1, mb), ppm) for x0, x1 in (xs, m0, m1)]
     middle_row = (middle[0], middle[1], middle[2]) if None not in middle else None

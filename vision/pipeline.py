@@ -440,14 +440,14 @@ class VisionPipeline:
         # indices with no card edge of their own: rank/suit ink pairs (vision.index_pairs)
         known = ([x.outline for x in found], [a for x in found for a in x.anchors])
         pair_declined: list = []
+        corner_points = [c.point for c in all_corners]
         for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined):
             r = p.reading
             if read_pips and r.rank in NUMBER_RANKS:
-                # the layout beside its index, as a corner's reading (its paper from the mask)
+                # the layout beside its index, as a corner's reading (its paper from the mask);
+                # every card read so far, the pairs read before this one included
                 others = [(a, x.outline) for x in found if x.kind == "card" for a in x.anchors]
-                over, edged = _cards_on(p.corner, p.u, p.v, others, [c.point for c in all_corners])
-                row = None if edged else near_pip.sample_row(frame, plane, p.corner, p.u, p.v, mask=mask, rank=r.rank, layout_only=True, under=over)
-                if row is not None and near_pip.contradicts_rank(row, r.rank):
+                if _layout_rules_out(frame, plane, p.corner, p.u, p.v, r.rank, others, corner_points, mask=mask):
                     refuted.append((p.anchor, r.rank, r.suit))
                     continue
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
@@ -741,7 +741,6 @@ class VisionPipeline:
         on the part of the face it looks at."""
         if reading.rank not in NUMBER_RANKS:
             return False
-        over, edged = _cards_on(c.point, u, v, others, corners)
         covered = pips.face_cover(card_outline(c.point, u, v), blob.contour_plane) < pips.PIPS.cover
         if not covered and pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, c.point, u, v)), reading.rank, reading.suit):
             return True
@@ -750,12 +749,8 @@ class VisionPipeline:
         # misreads at 720p are all black, docs/vision.md)
         suit_too = covered and reading.suit not in RED_SUITS
         row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane, rank=reading.rank, layout_only=not suit_too)
-        if not edged and (row.columns_ink is not None or row.below_ink is not None):
-            # only where no other card read lies (the suit's pips are checked for paper all round)
-            if over:
-                row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane, rank=reading.rank, layout_only=True, under=over)
-            if near_pip.contradicts_rank(row, reading.rank):
-                return True
+        if _layout_rules_out(frame, plane, c.point, u, v, reading.rank, others, corners, contour=blob.contour_plane, row=row):
+            return True
         return suit_too and near_pip.contradicts(row, reading.rank, reading.suit)
 
     def _read_corner(
@@ -1284,6 +1279,22 @@ def _shrunk(outline: np.ndarray) -> np.ndarray:
     """An outline drawn 3 % in, so that an anchor on its very edge is not inside."""
     c = _centre(outline)
     return c + (outline - c) * 0.97
+
+
+def _layout_rules_out(frame, plane: Plane, point, u, v, rank: str, others, corners, *, contour=None, mask=None, row=None) -> bool:
+    """Whether the layout beside the index at card corner ``point`` rules a
+    number reading's ``rank`` out (:func:`vision.near_pip.contradicts_rank`),
+    looked at only where no card read lies on this one and not at all where
+    another card's corner shows there (:func:`_cards_on`).  The face's paper
+    is its region's ``contour`` or else the paper ``mask``; ``row``: the face
+    already sampled with all of that paper (the suit check's), used as it is
+    when no card lies on it."""
+    over, edged = _cards_on(point, u, v, others, corners)
+    if edged or (row is not None and row.columns_ink is None):
+        return False  # the face shows nothing to judge by, with all of its paper or less
+    if row is None or over:
+        row = near_pip.sample_row(frame, plane, point, u, v, contour=contour, mask=mask, rank=rank, layout_only=True, under=over)
+    return near_pip.contradicts_rank(row, rank)
 
 
 def _cards_on(point: np.ndarray, u: np.ndarray, v: np.ndarray, others, corners) -> tuple[list[np.ndarray], bool]:
