@@ -58,6 +58,9 @@ FUNCTIONS = (
     "split_on_edges_in",
     "find_blobs",
     "find_corners",
+    "find_notched_corners",
+    "find_backs",
+    "table_share_fn",
     "sample_patch",
     "read_patch",
     "find_quads",
@@ -68,7 +71,22 @@ FUNCTIONS = (
     "_dedupe",
 )
 #: VisionPipeline methods
-METHODS = ("_prepare", "_read_corner", "_holes", "_sibling_indices", "_markers", "_inner_paper", "_finish")
+#: (inclusive: a step's time holds the steps it calls)
+METHODS = (
+    "_prepare",
+    "_read_corner",
+    "_pips_contradict",
+    "_fused",
+    "_holes",
+    "_sibling_indices",
+    "_pip_faces",
+    "_near_pip_cards",
+    "_markers",
+    "_inner_paper",
+    "_unread",
+    "_stack_evidence",
+    "_finish",
+)
 
 SPENT: collections.Counter = collections.Counter()
 CALLS: collections.Counter = collections.Counter()

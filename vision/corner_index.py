@@ -588,7 +588,7 @@ class Thresholds:
 THRESHOLDS = Thresholds()
 
 
-def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReading | None:
+def read_patch(patch: np.ndarray, refs: References | None = None, glyphs_of=None) -> IndexReading | None:
     """Read rank and suit from an upright corner patch (BGR, PATCH_W x PATCH_H), or None.
 
     A taught deck is read by its templates alone (they are that deck's own
@@ -596,11 +596,14 @@ def read_patch(patch: np.ndarray, refs: References | None = None) -> IndexReadin
     templates drawn from the machine's fonts and the trained glyph network.
     Where they decline glyphs that were cut (blurred, unsure), the
     whole-patch network may read alone when it is very sure.  Without the
-    networks' weights, the templates alone."""
-    return read_patch_evidence(patch, refs)[0]
+    networks' weights, the templates alone.  ``glyphs_of``: cuts the glyphs
+    instead of :func:`extract_glyphs` (the pipeline's per-frame cache, so
+    that a declined patch's glyphs are not cut again by the stages that
+    look at it next)."""
+    return read_patch_evidence(patch, refs, glyphs_of)[0]
 
 
-def read_patch_evidence(patch: np.ndarray, refs: References | None = None) -> tuple[IndexReading | None, Evidence | None]:
+def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyphs_of=None) -> tuple[IndexReading | None, Evidence | None]:
     """read_patch's reading and the glyph evidence it was decided on (None
     when no glyphs were cut, the templates alone read, or the networks are
     missing).  The evidence stops where a default threshold declined
@@ -616,7 +619,7 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None) -> tu
         whole = whole_probs(patch)
         if whole[0][-1] >= t.patch_skip:
             return None, None
-    gl = extract_glyphs(patch)
+    gl = (glyphs_of or extract_glyphs)(patch)
     if gl is not None and (refs.taught or not glyph_model.available()):
         r = _read_templates(gl, refs)
         if r is not None or not glyph_model.available():

@@ -660,6 +660,7 @@ def find_index_pairs(
     seal: bool = True,
     bg_tiles: np.ndarray | None = None,
     declined: list | None = None,
+    glyphs_of=None,
 ) -> list[PairReading]:
     """Corner indices found from their rank/suit ink pairs.
 
@@ -685,7 +686,8 @@ def find_index_pairs(
     (``"spots"``, ``"skip"``) and every candidate with what became of it
     (``"cands"``: [(top, v, spot ids, fate)]).  ``declined``: when given,
     gets (patch corner, u, v, patch) of every patch the reader declined
-    (vision.near_pip looks beside it for the card's pips)."""
+    (vision.near_pip looks beside it for the card's pips); ``glyphs_of``:
+    the pipeline's per-frame glyph cache (see read_patch)."""
     n_own = len(holes[0])  # holes from here on are sealed ones
     if seal:
         extra_stats, extra_cents, mask = sealed_holes(mask, plane, frame, bg_tiles)
@@ -769,7 +771,7 @@ def find_index_pairs(
         u = np.array([v[1], -v[0]])
         corner = top - PATCH_TOP_MARGIN * v - PATCH_RANK_U * u
         patch = sample_patch(frame, plane, corner, u, v)
-        r = read_patch(patch, refs)
+        r = read_patch(patch, refs, glyphs_of)
         # a 6 upside down is a 9: with no card end seen above it, neither is trusted
         # a sealed spot's glyphs touch the card's edge or something on it: surer readings only
         least = SEALED_CONFIDENCE if any(int(spots.labels[i]) >= n_own for i in ids) else MIN_CONFIDENCE

@@ -387,15 +387,18 @@ class VisionPipeline:
         all_corners: list[Corner] = []
         declined: list[tuple[Corner, np.ndarray, np.ndarray, np.ndarray]] = []  # corners no edge assignment read
         table_share = table_share_fn(frame, plane, bg)
+        # glyphs cut from a patch once a frame: a declined patch's are wanted again by
+        # fusion, the pip row and the unknown stage
+        glyphs_of = _GlyphCache()
         per_blob = []
         refuted: list[tuple[np.ndarray, str, str]] = []  # readings the cards' own pips contradicted: place, rank, suit
         for bi, blob in enumerate(blobs):
             corners = find_corners(bi, blob, plane.metric)
             notched = find_notched_corners(bi, blob, plane.metric, corners, table_share)
             all_corners += corners
-            readings = [self._read_corner(frame, plane, c, declined=declined) for c in corners]
+            readings = [self._read_corner(frame, plane, c, declined=declined, glyphs_of=glyphs_of) for c in corners]
             # a notched corner's looks pool too (bench.vision_decks: 2 cards more of 1138, no misread)
-            readings += [self._read_corner(frame, plane, c, notched=True, declined=declined) for c in notched]
+            readings += [self._read_corner(frame, plane, c, notched=True, declined=declined, glyphs_of=glyphs_of) for c in notched]
             per_blob.append((bi, blob, [r for r in readings if r is not None], notched))
         if read_pips:
             # every card read so far: a face check looks only where none of them lies (white
@@ -428,8 +431,6 @@ class VisionPipeline:
             if not readings:
                 unread_blobs.append(bi)
         # a card whose index corners were each declined: their evidence pooled (vision.fusion)
-        # glyphs cut from a declined patch once a frame: fusion, the pip row and the unknown stage each want them
-        glyphs_of = _GlyphCache()
         for bi, x, read in self._fused(frame, plane, declined, blobs, all_reads, glyphs_of):
             found.append(x)
             all_reads.append(read)
@@ -441,7 +442,7 @@ class VisionPipeline:
         known = ([x.outline for x in found], [a for x in found for a in x.anchors])
         pair_declined: list = []
         corner_points = [c.point for c in all_corners]
-        for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined):
+        for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined, glyphs_of=glyphs_of):
             r = p.reading
             if read_pips and r.rank in NUMBER_RANKS:
                 # the layout beside its index, as a corner's reading (its paper from the mask);
@@ -452,7 +453,7 @@ class VisionPipeline:
                     continue
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
-        for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found) if read_pips else []:
+        for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found, glyphs_of) if read_pips else []:
             r = pips.decide(face, evs)
             if r is not None:
                 c, u, v = looks[0]
@@ -628,7 +629,7 @@ class VisionPipeline:
                 out.append((bi, [looks[j] for j in cut], [seen[j] for j in cut]))
         return out
 
-    def _pip_faces(self, frame, plane: Plane, declined, blobs, found) -> list[tuple[list, pips.PipFace, list[Evidence]]]:
+    def _pip_faces(self, frame, plane: Plane, declined, blobs, found, glyphs_of=extract_glyphs) -> list[tuple[list, pips.PipFace, list[Evidence]]]:
         """Cards not found otherwise whose index corners were declined and
         whose face lies (almost) wholly on that corner's own paper region, so
         no other card or hand covers it: [(looks [(corner, u, v)], the face's
@@ -654,7 +655,7 @@ class VisionPipeline:
             if skip:
                 continue
             for gc, members in groups:
-                if float(np.linalg.norm(gc - ctr)) < FUSION.same_card_mm:
+                if math.hypot(*(gc - ctr)) < FUSION.same_card_mm:
                     members.append((c, u, v, patch))
                     break
             else:
@@ -672,7 +673,7 @@ class VisionPipeline:
                 patches = [m[3] for m in members]
                 if all(float(np.linalg.norm(m[0].point - far)) > FUSION.same_card_mm for m in members):
                     patches.append(sample_patch(frame, plane, far, -u, -v))
-                gls = [extract_glyphs(p) for p in patches]
+                gls = [glyphs_of(p) for p in patches]
                 evs = [evidence(gl, self.refs, full=True) for gl in gls if gl is not None]
             out.append(([(m[0], m[1], m[2]) for m in members], face, evs))
         return out
@@ -688,11 +689,11 @@ class VisionPipeline:
         paper from the ``mask``)."""
         if not (declined or pair_declined) or not glyph_model.available():
             return []
-        taken = [_centre(x.outline) for x in found if x.kind == "card"]
+        taken_at = np.array([_centre(x.outline) for x in found if x.kind == "card"]).reshape(-1, 2)
 
         def known(point, u, v) -> bool:
             ctr = card_centre(point, u, v)
-            return any(float(np.linalg.norm(ctr - t)) < READ_CARD_MM for t in taken)
+            return bool(len(taken_at)) and bool((np.hypot(*(taken_at - ctr).T) < READ_CARD_MM).any())
 
         out: list[_Found] = []
         looks = [(c.point, u, v, patch, blobs[c.blob].contour_plane) for c, u, v, patch in declined]
@@ -724,7 +725,7 @@ class VisionPipeline:
                 continue
             rank, suit, conf = r
             out.append(_Found("card", card_outline(point, u, v), [point + 5 * u + 8 * v], conf, rank, suit))
-            taken.append(card_centre(point, u, v))
+            taken_at = np.vstack([taken_at, card_centre(point, u, v)])
         return out
 
     @staticmethod
@@ -754,7 +755,7 @@ class VisionPipeline:
         return suit_too and near_pip.contradicts(row, reading.rank, reading.suit)
 
     def _read_corner(
-        self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None
+        self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None, glyphs_of=None
     ) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
         """The best reading at corner ``c`` of the two edge assignments (one, when
         an edge is longer than a card is wide), or None.  A ``notched`` corner
@@ -763,7 +764,8 @@ class VisionPipeline:
         second time, placed a little differently, and count only when both
         readings agree: those patches are less sure than a paper corner's.
         A corner that reads neither way adds (corner, u, v, patch) for each
-        way to ``declined``, when given (for :meth:`_fused`)."""
+        way to ``declined``, when given (for :meth:`_fused`); ``glyphs_of``:
+        the frame's glyph cache, which keeps those patches' glyphs."""
         options = [(c.d1, c.d2), (c.d2, c.d1)]
         if c.len1 > 72 and c.len2 <= 72:
             options = [(c.d2, c.d1)]
@@ -773,7 +775,7 @@ class VisionPipeline:
         declined_here = []
         for u, v in options:
             patch = sample_patch(frame, plane, c.point, u, v)
-            r = read_patch(patch, self.refs)
+            r = read_patch(patch, self.refs, glyphs_of)
             if r is None:
                 declined_here.append((u, v, patch))
             elif best is None or r.confidence > best[1].confidence:
