@@ -399,7 +399,10 @@ def layout_rank(ev: Evidence, row: PipRow, t: NearPipThresholds = NEAR_PIPS, rt:
     """The index networks' likeliest rank where the reader's rules leave it
     unsure, when the templates agree and the pip row lies as that rank's
     and as no other rank's the networks hold plausible: a 6 against an 8
-    (no middle pip), a 3 against an 8 (one pip on the middle line)."""
+    (no middle pip), a 3 against an 8 (one pip on the middle line).  A
+    plausible rank the face's layout rules out (:func:`contradicts_rank`:
+    a 5 against a 6 by their pips at mid-height, which the first row shares)
+    is no rival; the likeliest must not be ruled out itself."""
     if not ev.complete or ev.rank_p is None or ev.rank_p[-1] > rt.net_junk or ev.rank_score < rt.min_template_rank:
         return None
     pr = ev.rank_p
@@ -407,8 +410,10 @@ def layout_rank(ev: Evidence, row: PipRow, t: NearPipThresholds = NEAR_PIPS, rt:
     rank = glyph_model.RANK_CLASSES[r]
     if rank not in NUMBER_RANKS or pr[r] < t.layout_rank or ev.template_rank != rank or not fits_layout(row, rank, t):
         return None
+    if contradicts_rank(row, rank, t):
+        return None
     others = [glyph_model.RANK_CLASSES[i] for i in np.flatnonzero(pr[:-1] >= t.layout_other) if i != r]
-    if any(q not in NUMBER_RANKS or fits_layout(row, q, t) for q in others):
+    if any(q not in NUMBER_RANKS or (fits_layout(row, q, t) and not contradicts_rank(row, q, t)) for q in others):
         return None
     return rank
 
