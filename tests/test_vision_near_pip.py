@@ -123,7 +123,7 @@ def test_the_pipeline_reads_a_card_by_its_pip_row_where_only_its_top_shows(monke
     img, _ = render_scene(1280, 720, seed=5, layout=layout, occluders=0, max_tilt=10, effects=False)
     real = pl.read_patch
     # the corner reader declines the 8's index (as at 720p, a suit split between spades and clubs)
-    monkeypatch.setattr(pl, "read_patch", lambda patch, refs=None: None if _is_eight(patch, real, refs) else real(patch, refs))
+    monkeypatch.setattr(pl, "read_patch", lambda patch, refs=None, glyphs_of=None: None if _is_eight(patch, real, refs) else real(patch, refs, glyphs_of))
     monkeypatch.setattr(pl, "find_index_pairs", lambda *a, **k: [])
     got = [(s.rank, s.suit) for s in VisionPipeline(fusion=None).process(img).sightings if s.kind == "card"]
     assert ("8", "clubs") in got
@@ -133,7 +133,7 @@ def test_the_pipeline_reads_a_card_by_its_pip_row_where_only_its_top_shows(monke
     assert ("8", "clubs") not in got
     # a card over its pip row (its index still showing): not read
     monkeypatch.undo()
-    monkeypatch.setattr(pl, "read_patch", lambda patch, refs=None: None if _is_eight(patch, real, refs) else real(patch, refs))
+    monkeypatch.setattr(pl, "read_patch", lambda patch, refs=None, glyphs_of=None: None if _is_eight(patch, real, refs) else real(patch, refs, glyphs_of))
     monkeypatch.setattr(pl, "find_index_pairs", lambda *a, **k: [])
     layout[1] = {"cx": 200 + 14, "cy": 150 + 4, "angle": 0, "kind": "face", "rank": "K", "suit": "hearts"}
     img, _ = render_scene(1280, 720, seed=5, layout=layout, occluders=0, max_tilt=10, effects=False)
@@ -188,16 +188,23 @@ def _unsure(a: str, b: str, pa: float = 0.5, pb: float = 0.3, template: str | No
 
 @needs_nets
 def test_the_layout_names_an_unsure_rank_only_when_it_rules_out_the_others():
-    for rank, other in (("6", "8"), ("8", "6"), ("3", "8"), ("9", "7")):
+    for rank, other in (("6", "8"), ("8", "6"), ("3", "8"), ("9", "7"), ("6", "5")):
         face = _face(rank, "spades")
         row = near_pip.read_row(face, _paper(face))
         assert near_pip.sure_number_rank(_unsure(rank, other)) is None
         assert near_pip.decide(_unsure(rank, other), row)[:2] == (rank, "spades")
         # the templates for the other rank: nothing is named
         assert near_pip.decide(_unsure(rank, other, template=other), row) is None
-    # a 5 against a 6 (or a 2 against a 3): the top of their faces is alike, nothing is named
+    # a 5 against a 6: the top of their faces is alike, and only the pips at mid-height
+    # (a 5's one on the middle line, a 6's two in the columns) tell them apart
     five = _face("5", "spades")
-    assert near_pip.decide(_unsure("5", "6"), near_pip.read_row(five, _paper(five))) is None
+    assert near_pip.decide(_unsure("5", "6"), near_pip.read_row(five, _paper(five)))[:2] == ("5", "spades")
+    paper = _paper(five)
+    paper[int(36 * PPM) :, :] = 0
+    hidden = five.copy()
+    hidden[paper == 0] = 120
+    assert near_pip.decide(_unsure("5", "6"), near_pip.read_row(hidden, paper)) is None
+    # a 2 against a 3: nothing of the face tells them apart where the middle is not seen
     two = _face("2", "spades")
     assert near_pip.decide(_unsure("2", "3"), near_pip.read_row(two, _paper(two))) is None
     # the networks' likeliest rank too unsure, or a court card plausible

@@ -145,7 +145,7 @@ def test_the_pipeline_reads_a_lone_card_by_its_pips_when_its_index_is_declined(m
     layout = [{"cx": 200, "cy": 150, "angle": 12, "kind": "face", "rank": "8", "suit": "clubs"}]
     img, truth = render_scene(1280, 720, seed=5, layout=layout, occluders=0, max_tilt=15, effects=False)
     # the corner reader declines every patch (as at 720p, a suit split between spades and clubs)
-    monkeypatch.setattr(pl, "read_patch", lambda patch, refs=None: None)
+    monkeypatch.setattr(pl, "read_patch", lambda patch, refs=None, glyphs_of=None: None)
     monkeypatch.setattr(pl, "find_index_pairs", lambda *a, **k: [])
     got = [s for s in VisionPipeline(fusion=None).process(img).sightings if s.kind == "card"]
     assert [(s.rank, s.suit) for s in got] == [("8", "clubs")]
