@@ -60,6 +60,7 @@ from .index_pairs import find_index_pairs
 from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
+from .ringed_backs import find_ringed_backs
 from .unread import UnreadLook, anchor, inside_any, unread_cards
 from .white_balance import Balance
 from .white_balance import estimate as estimate_balance
@@ -477,6 +478,13 @@ class VisionPipeline:
             region, inner = _mat_region(cal, f / 4, small.shape, margin=-13.0), _mat_region(cal, f / 4, small.shape, margin=-25.0)
         for bk in find_backs(frame, plane, f, mask, small, region, inner, known, covers, allowed):
             found.append(_Found("face_down", bk.outline, [_centre(bk.outline)], 0.55))
+        # white-bordered backs whose design is the table's own colour: a card-sized ring of paper
+        known += [x.outline for x in found if x.kind == "face_down"]
+        for outline in find_ringed_backs(mask, plane):
+            c = _centre(outline)
+            if allowed(c) and not any(inside(c, k) for k in known):
+                found.append(_Found("face_down", outline, [c], 0.55))
+                known.append(outline)
         taken = [x.outline for x in found if x.kind == "face_down"] + [m.outline for m in marker_found]
         white = None  # the frame's paper level, worked out for the first unread face
         # unreadable paper blobs: covered faces (or backs)

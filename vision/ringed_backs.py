@@ -1,0 +1,196 @@
+"""Face-down cards with a white border: a card-sized ring of paper.
+
+Most real backs (Bicycle, Copag, KEM, casino decks) print their design inside
+a plain white border a few millimetres wide.  :mod:`vision.backs` finds a
+back by what differs from the table, so a back whose design is the table's
+own hue (a green back on green felt, a blue one on a blue cloth) is missed
+there.  Its border is not missed: the paper mask holds it as a thin ring, a
+card-sized rectangle of paper around one rectangular hole, which nothing
+else on a table makes:
+
+* a face holds ink in its margin (the index corners), which makes holes of
+  its own in the ring, and its pips or picture leave paper between them, so
+  no single hole covers most of it (a court card's framed picture covers
+  about half: 44x70 mm of 63x88);
+* a printed marker card's marker covers about a third;
+* a hand over a face reaches beyond the card's outline, which is then not a
+  rectangle of a card's size.
+
+So every hole in the paper is asked whether it is a back's design: a
+rectangle with a band of paper round it on all four sides, each a
+plausible border's width (``RING.border_mm``, measured in the mask along
+each side's outward normal), that grown by those widths makes a card's
+size and shape; the border must be paper in the mask all round, and hold
+no other hole of a glyph's size.  A side whose band runs on into a
+neighbour's (two borders of touching backs) takes the other sides' width.  Asking the holes, not the
+paper regions, lets backs touching edge to edge (one paper region with a
+hole for each) be told apart, and a pile's top back be found whatever lies
+under it.  A back under another card or a hand has a broken border and is
+left to :mod:`vision.backs` (the issue asks only for backs mostly in view).
+
+The paper mask is the pipeline's own (work pixels, before the cut along
+edges, which takes a thin border apart); geometry is plane millimetres
+(:class:`vision.cards.Plane`).  Pure: mask and plane in, outlines out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import geometry as g
+from .cards import Plane
+
+CARD_AREA = g.CARD_W * g.CARD_H
+
+
+@dataclass(frozen=True)
+class RingThresholds:
+    #: the card implied by a hole, as a share of a card's area (mat mm, or the pipeline's pseudo-mm)
+    area: tuple[float, float] = (0.75, 1.3)
+    #: the card's long side over its short side (63x88: 1.40)
+    aspect: tuple[float, float] = (1.28, 1.55)
+    #: the hole's area over its bounding rectangle's (a rectangle: 1)
+    rectangular: float = 0.9
+    #: a border's width, mm
+    border_mm: tuple[float, float] = (1.0, 7.5)
+    #: a side's band this many times the others' median is two borders (touching backs)
+    double: float = 1.6
+    #: the four sides' widths may differ by this much (mm; off-centre printing, the mask's edge)
+    spread_mm: float = 2.5
+    #: share of the border that must be paper in the mask
+    paper: float = 0.9
+    #: any other hole in the border this large (mm^2) is ink: an index glyph, a face
+    other_hole_mm2: float = 3.0
+
+
+RING = RingThresholds()
+
+#: where each side's band is measured: fractions along the side, and the walk outward (mm)
+_ALONG = np.linspace(0.15, 0.85, 7)
+_STEP_MM = 0.4
+_STEPS = 26
+
+
+def _band_widths(mask: np.ndarray, plane: Plane, box: np.ndarray) -> np.ndarray:
+    """Per side of the rectangle ``box`` (4x2 plane mm, boxPoints order), the
+    median width (mm) of paper in ``mask`` outward from it; the walk's full
+    length where paper never ends."""
+    centre = box.mean(axis=0)
+    pts = []
+    for k in range(4):
+        a, b = box[k], box[(k + 1) % 4]
+        along = b - a
+        normal = np.array([along[1], -along[0]]) / max(float(np.hypot(*along)), 1e-9)
+        mid = (a + b) / 2
+        if float(normal @ (mid - centre)) < 0:
+            normal = -normal
+        starts = a + _ALONG[:, None] * along
+        pts.append(starts[:, None, :] + (np.arange(1, _STEPS + 1) * _STEP_MM)[None, :, None] * normal)
+    grid = np.stack(pts)  # 4 sides x samples x steps x 2
+    to_work = np.linalg.inv(plane.work_to_plane)
+    px = cv2.perspectiveTransform(np.float32(grid).reshape(-1, 1, 2), to_work).reshape(grid.shape)
+    x = np.clip(np.round(px[..., 0]).astype(int), 0, mask.shape[1] - 1)
+    y = np.clip(np.round(px[..., 1]).astype(int), 0, mask.shape[0] - 1)
+    inside = (px[..., 0] >= 0) & (px[..., 0] < mask.shape[1]) & (px[..., 1] >= 0) & (px[..., 1] < mask.shape[0])
+    paper = (mask[y, x] > 0) & inside
+    # steps of paper before the first that is not (the first step may fall on the hole's own rim)
+    paper |= np.arange(_STEPS) < 1
+    run = np.where(paper.all(axis=2), _STEPS, np.argmin(paper, axis=2))
+    return np.median(run, axis=1) * _STEP_MM
+
+
+def _grown(rect, widths: np.ndarray):
+    """The rectangle ``rect`` (cv2 rotated rect) grown outward by each side's width."""
+    box = cv2.boxPoints(rect).astype(np.float64)
+    centre = box.mean(axis=0)
+    out = []
+    for k in range(4):
+        a, b = box[k], box[(k + 1) % 4]
+        along = b - a
+        normal = np.array([along[1], -along[0]]) / max(float(np.hypot(*along)), 1e-9)
+        if float(normal @ ((a + b) / 2 - centre)) < 0:
+            normal = -normal
+        out.append((a + widths[k] * normal, b + widths[k] * normal))
+    # corner k is where side k-1 and side k meet
+    corners = []
+    for k in range(4):
+        (p1, q1), (p2, q2) = out[k - 1], out[k]
+        d1, d2 = q1 - p1, q2 - p2
+        det = d1[0] * -d2[1] - d1[1] * -d2[0]
+        if abs(det) < 1e-9:
+            return None
+        t = ((p2 - p1)[0] * -d2[1] - (p2 - p1)[1] * -d2[0]) / det
+        corners.append(p1 + t * d1)
+    return np.array(corners)
+
+
+def _hole_card(hole: np.ndarray, mask: np.ndarray, plane: Plane, t: RingThresholds):
+    """The card outline (4x2 plane mm) whose back's design a hole (plane mm
+    points) would be, or None."""
+    rect = cv2.minAreaRect(np.float32(hole))
+    w, h = rect[1]
+    if min(w, h) <= 0 or abs(float(cv2.contourArea(np.float32(hole)))) < t.rectangular * w * h:
+        return None
+    widths = _band_widths(mask, plane, cv2.boxPoints(rect).astype(np.float64))
+    # a side whose band is two borders (a touching neighbour's too) takes the others' width
+    for k in range(4):
+        rest = np.median(np.delete(widths, k))
+        if widths[k] > t.double * rest:
+            widths[k] = rest
+    if widths.min() < t.border_mm[0] or widths.max() > t.border_mm[1] or np.ptp(widths) > t.spread_mm:
+        return None
+    outline = _grown(rect, widths)
+    if outline is None:
+        return None
+    sides = np.hypot(*(outline - np.roll(outline, -1, axis=0)).T)
+    a, b = sorted((float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2))
+    if not t.aspect[0] <= b / max(a, 1e-9) <= t.aspect[1] or not t.area[0] * CARD_AREA <= a * b <= t.area[1] * CARD_AREA:
+        return None
+    return outline
+
+
+def find_ringed_backs(mask: np.ndarray, plane: Plane, t: RingThresholds = RING) -> list[np.ndarray]:
+    """Outlines (plane mm, 4x2) of white-bordered backs in the paper ``mask``
+    (work px, 255 = paper)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    hierarchy = hierarchy[0]
+    # a card's area in work pixels bounds the holes worth mapping (the plane's scale varies
+    # over a tilted frame: loosely)
+    h22 = max(abs(float(plane.work_to_plane[2, 2])), 1e-9)
+    scale = abs(float(np.linalg.det(plane.work_to_plane[:2, :2]))) / h22**2
+    least_px = 0.3 * CARD_AREA / max(scale, 1e-9)
+    to_work = np.linalg.inv(plane.work_to_plane)
+    out: list[np.ndarray] = []
+    for i, (_next, _prev, _child, parent) in enumerate(hierarchy):
+        if parent == -1 or cv2.contourArea(contours[i]) < least_px:
+            continue  # an outer outline, or a hole too small to be a back's design
+        outline = _hole_card(plane.to_plane(contours[i].reshape(-1, 2)), mask, plane, t)
+        if outline is None:
+            continue
+        # the border: paper all round, in the work mask
+        poly = cv2.perspectiveTransform(np.float32(outline).reshape(-1, 1, 2), to_work).reshape(-1, 2)
+        x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 1
+        if x0 < 0 or y0 < 0 or x1 > mask.shape[1] or y1 > mask.shape[0]:
+            continue  # cut off by the frame's edge
+        band = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(band, [np.int32(np.round(poly - (x0, y0)))], 255)
+        cv2.fillPoly(band, [contours[i].reshape(-1, 2) - (x0, y0)], 0)
+        ring = band > 0
+        if not ring.any() or float((mask[y0:y1, x0:x1][ring] > 0).mean()) < t.paper:
+            continue
+        # no ink in the border: the other holes of this paper region lying in the card
+        k, ink = hierarchy[parent][2], False
+        while k != -1 and not ink:
+            if k != i and cv2.contourArea(contours[k]) * scale > t.other_hole_mm2 * 0.5:
+                pt = contours[k].reshape(-1, 2).mean(axis=0)
+                if cv2.pointPolygonTest(poly.reshape(-1, 1, 2), (float(pt[0]), float(pt[1])), False) >= 0:
+                    ink = abs(float(cv2.contourArea(plane.to_plane(contours[k].reshape(-1, 2))))) > t.other_hole_mm2
+            k = hierarchy[k][0]
+        if not ink:
+            out.append(outline)
+    return out
