@@ -51,10 +51,14 @@ class RingThresholds:
     area: tuple[float, float] = (0.75, 1.3)
     #: the card's long side over its short side (63x88: 1.40)
     aspect: tuple[float, float] = (1.28, 1.55)
+    #: the hole's long side over its short side (a card's design inside a 1-7.5 mm border: 1.41-1.61)
+    hole_aspect: tuple[float, float] = (1.25, 1.8)
     #: the hole's area over its bounding rectangle's (a rectangle: 1)
     rectangular: float = 0.9
-    #: a border's width, mm
-    border_mm: tuple[float, float] = (1.0, 7.5)
+    #: a border's width, mm (real decks print 3-5 mm, the generator 4).  A mat's zone outline
+    #: (companion.printing.mat's 0.8 mm line round a card-sized zone) must never pass: 1.2 mm at most,
+    #: blurred, in the mask
+    border_mm: tuple[float, float] = (1.8, 7.5)
     #: a side's band this many times the others' median is two borders (touching backs)
     double: float = 1.6
     #: the four sides' widths may differ by this much (mm; off-centre printing, the mask's edge)
@@ -75,8 +79,10 @@ _STEPS = 26
 
 def _band_widths(mask: np.ndarray, plane: Plane, box: np.ndarray) -> np.ndarray:
     """Per side of the rectangle ``box`` (4x2 plane mm, boxPoints order), the
-    median width (mm) of paper in ``mask`` outward from it; the walk's full
-    length where paper never ends."""
+    width (mm) of paper in ``mask`` outward from it, the lower quartile of the
+    side's samples (where a card under this one shows along part of a side,
+    paper runs on into its border there); the walk's full length where paper
+    never ends."""
     centre = box.mean(axis=0)
     pts = []
     for k in range(4):
@@ -98,7 +104,7 @@ def _band_widths(mask: np.ndarray, plane: Plane, box: np.ndarray) -> np.ndarray:
     # steps of paper before the first that is not (the first step may fall on the hole's own rim)
     paper |= np.arange(_STEPS) < 1
     run = np.where(paper.all(axis=2), _STEPS, np.argmin(paper, axis=2))
-    return np.median(run, axis=1) * _STEP_MM
+    return np.percentile(run, 25, axis=1) * _STEP_MM
 
 
 def _grown(rect, widths: np.ndarray):
@@ -131,7 +137,9 @@ def _hole_card(hole: np.ndarray, mask: np.ndarray, plane: Plane, t: RingThreshol
     points) would be, or None."""
     rect = cv2.minAreaRect(np.float32(hole))
     w, h = rect[1]
-    if min(w, h) <= 0 or abs(float(cv2.contourArea(np.float32(hole)))) < t.rectangular * w * h:
+    if min(w, h) <= 0 or not t.hole_aspect[0] <= max(w, h) / min(w, h) <= t.hole_aspect[1]:
+        return None  # the cheap test first: the mat's square markers, most pictures
+    if abs(float(cv2.contourArea(np.float32(hole)))) < t.rectangular * w * h:
         return None
     widths = _band_widths(mask, plane, cv2.boxPoints(rect).astype(np.float64))
     # a side whose band is two borders (a touching neighbour's too) takes the others' width
@@ -151,24 +159,30 @@ def _hole_card(hole: np.ndarray, mask: np.ndarray, plane: Plane, t: RingThreshol
     return outline
 
 
-def find_ringed_backs(mask: np.ndarray, plane: Plane, t: RingThresholds = RING) -> list[np.ndarray]:
+def find_ringed_backs(mask: np.ndarray, plane: Plane, holes, t: RingThresholds = RING) -> list[np.ndarray]:
     """Outlines (plane mm, 4x2) of white-bordered backs in the paper ``mask``
-    (work px, 255 = paper)."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
+    (work px, 255 = paper), whose ``holes`` (the non-paper spots inside
+    paper regions, as the pipeline labels them: cv2.connectedComponentsWithStats'
+    stats and centroids, row 0 unused) are asked."""
+    stats, cents = holes
+    if len(stats) < 2:
         return []
-    hierarchy = hierarchy[0]
-    # a card's area in work pixels bounds the holes worth mapping (the plane's scale varies
-    # over a tilted frame: loosely)
+    # a card's area in work pixels bounds the holes worth asking (the plane's scale varies
+    # over a tilted frame: loosely; the test in millimetres follows)
     h22 = max(abs(float(plane.work_to_plane[2, 2])), 1e-9)
     scale = abs(float(np.linalg.det(plane.work_to_plane[:2, :2]))) / h22**2
-    least_px = 0.3 * CARD_AREA / max(scale, 1e-9)
+    card_px = CARD_AREA / max(scale, 1e-9)
+    area = stats[1:, 4]
     to_work = np.linalg.inv(plane.work_to_plane)
     out: list[np.ndarray] = []
-    for i, (_next, _prev, _child, parent) in enumerate(hierarchy):
-        if parent == -1 or cv2.contourArea(contours[i]) < least_px:
-            continue  # an outer outline, or a hole too small to be a back's design
-        outline = _hole_card(plane.to_plane(contours[i].reshape(-1, 2)), mask, plane, t)
+    for k in (np.flatnonzero((area >= 0.25 * card_px) & (area <= 2.0 * card_px)) + 1).tolist():
+        x, y, w, h, _ = (int(v) for v in stats[k])
+        crop = np.ascontiguousarray(mask[y : y + h, x : x + w] == 0, np.uint8)
+        contours, _ = cv2.findContours(crop, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        hole_px = max(contours, key=cv2.contourArea).reshape(-1, 2) + (x, y)
+        outline = _hole_card(plane.to_plane(hole_px), mask, plane, t)
         if outline is None:
             continue
         # the border: paper all round, in the work mask
@@ -179,18 +193,16 @@ def find_ringed_backs(mask: np.ndarray, plane: Plane, t: RingThresholds = RING) 
             continue  # cut off by the frame's edge
         band = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillPoly(band, [np.int32(np.round(poly - (x0, y0)))], 255)
-        cv2.fillPoly(band, [contours[i].reshape(-1, 2) - (x0, y0)], 0)
+        cv2.fillPoly(band, [np.int32(hole_px - (x0, y0))], 0)
         ring = band > 0
         if not ring.any() or float((mask[y0:y1, x0:x1][ring] > 0).mean()) < t.paper:
             continue
-        # no ink in the border: the other holes of this paper region lying in the card
-        k, ink = hierarchy[parent][2], False
-        while k != -1 and not ink:
-            if k != i and cv2.contourArea(contours[k]) * scale > t.other_hole_mm2 * 0.5:
-                pt = contours[k].reshape(-1, 2).mean(axis=0)
-                if cv2.pointPolygonTest(poly.reshape(-1, 1, 2), (float(pt[0]), float(pt[1])), False) >= 0:
-                    ink = abs(float(cv2.contourArea(plane.to_plane(contours[k].reshape(-1, 2))))) > t.other_hole_mm2
-            k = hierarchy[k][0]
-        if not ink:
-            out.append(outline)
+        # no ink in the border: no other spot of a glyph's size inside the card
+        near = np.flatnonzero(
+            (cents[:, 0] >= x0) & (cents[:, 0] < x1) & (cents[:, 1] >= y0) & (cents[:, 1] < y1) & (stats[:, 4] * scale > t.other_hole_mm2)
+        )
+        shape = poly.reshape(-1, 1, 2)
+        if any(j not in (0, k) and cv2.pointPolygonTest(shape, (float(cents[j][0]), float(cents[j][1])), False) >= 0 for j in near.tolist()):
+            continue
+        out.append(outline)
     return out
