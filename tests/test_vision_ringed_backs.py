@@ -41,6 +41,19 @@ def test_a_white_bordered_back_is_one_card_sized_outline():
         assert found[0].mean(axis=0) == pytest.approx((100 + g.CARD_W / 2, 80 + g.CARD_H / 2), abs=1.0)
 
 
+def test_a_marked_back_whose_marker_is_not_read_is_still_a_back():
+    # the quiet zone round a marked back's centre marker is paper inside its design, the marker
+    # (and its own white cells) inside that
+    mask = _blank()
+    _card(mask, 100, 80)
+    cx, cy = int(PPM * (100 + g.CARD_W / 2)), int(PPM * (80 + g.CARD_H / 2))
+    q, m = int(PPM * 17), int(PPM * 14)
+    cv2.rectangle(mask, (cx - q, cy - q), (cx + q, cy + q), 255, -1)
+    cv2.rectangle(mask, (cx - m, cy - m), (cx + m, cy + m), 0, -1)
+    cv2.rectangle(mask, (cx - 20, cy - 12), (cx - 4, cy + 4), 255, -1)
+    assert len(find_ringed_backs(mask, PLANE, VisionPipeline._holes(mask))) == 1
+
+
 def test_backs_touching_edge_to_edge_are_told_apart():
     mask = _blank()
     _card(mask, 100, 80)
@@ -59,6 +72,12 @@ def test_rings_that_are_no_back_are_not_taken_for_one():
     # a court card's framed picture (44x70 of 63x88): its margin is no back's border
     mask = _blank()
     _card(mask, 100, 80, hole=(44, 70))
+    assert find_ringed_backs(mask, PLANE, VisionPipeline._holes(mask)) == []
+    # a face whose framed panel of colour holds its pips as paper (KDE's oxygen deck)
+    mask = _blank()
+    _card(mask, 100, 80, border=3.0)
+    for px, py in ((118, 100), (145, 100), (118, 150), (145, 150)):
+        cv2.circle(mask, (int(PPM * px), int(PPM * py)), int(PPM * 4), 255, -1)
     assert find_ringed_backs(mask, PLANE, VisionPipeline._holes(mask)) == []
     # a printed card's square marker
     mask = _blank()

@@ -607,18 +607,33 @@ def _asymmetry(view: np.ndarray, covered: np.ndarray, w: float, h: float) -> flo
     return max((float(np.abs(p - q).max()) for p, q in pairs if p is not None and q is not None), default=0.0)
 
 
-def face_margins(paper: np.ndarray, plane: Plane, outline: np.ndarray) -> int:
-    """:func:`_index_margins` of a card outline (plane mm, four corners in
-    order) on the work copy's ``paper`` mask: how many of its corners are
-    paper-white where a face keeps its index (a back shows none)."""
+def _outline_view(plane: Plane, outline: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """The view homography (:func:`_view_homography`) of a card outline (plane
+    mm, four corners in order) and the card's width and height in it."""
     p0, p1, p3 = outline[0], outline[1], outline[3]
     a, b = np.linalg.norm(p1 - p0), np.linalg.norm(p3 - p0)
     (u, w), (v, h) = ((p1 - p0) / max(a, 1e-6), a), ((p3 - p0) / max(b, 1e-6), b)
     if w > h:
         (u, w), (v, h) = (v, h), (u, w)
-    A = _view_homography(plane, p0, u, v)
+    return _view_homography(plane, p0, u, v), float(w), float(h)
+
+
+def face_margins(paper: np.ndarray, plane: Plane, outline: np.ndarray) -> int:
+    """:func:`_index_margins` of a card outline (plane mm, four corners in
+    order) on the work copy's ``paper`` mask: how many of its corners are
+    paper-white where a face keeps its index (a back shows none)."""
+    A, w, h = _outline_view(plane, outline)
     view = _warp(paper, np.linalg.inv(plane.work_to_plane) @ A, nearest=True)
     return _index_margins(view, np.zeros(view.shape, np.uint8), w, h)
+
+
+def design_asymmetry(frame: np.ndarray, plane: Plane, outline: np.ndarray) -> float:
+    """:func:`_asymmetry` of a card outline (plane mm) in ``frame``, nothing
+    covered: how far its opposite halves' colours differ (a back's design is
+    the same turned half round; :data:`ASYMMETRY` is the most a back shows)."""
+    A, w, h = _outline_view(plane, outline)
+    view = _warp(frame, plane.plane_to_frame @ A)
+    return _asymmetry(view, np.zeros(view.shape[:2], np.uint8), w, h)
 
 
 #: where a face keeps its corner index (mm from the corner, across and along):

@@ -480,7 +480,7 @@ class VisionPipeline:
             found.append(_Found("face_down", bk.outline, [_centre(bk.outline)], 0.55))
         # white-bordered backs whose design is the table's own colour: a card-sized ring of paper
         known += [x.outline for x in found if x.kind == "face_down"]
-        for outline in find_ringed_backs(mask, plane, holes):
+        for outline in find_ringed_backs(mask, plane, holes, frame):
             c = _centre(outline)
             if allowed(c) and not any(inside(c, k) for k in known):
                 found.append(_Found("face_down", outline, [c], 0.55))

@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 
 from . import geometry as g
+from .backs import ASYMMETRY, design_asymmetry
 from .cards import Plane
 
 CARD_AREA = g.CARD_W * g.CARD_H
@@ -65,6 +66,10 @@ class RingThresholds:
     spread_mm: float = 2.5
     #: share of the border that must be paper in the mask
     paper: float = 0.9
+    #: the hole's own pixels over the area its outline holds: a back's design is
+    #: solid (or holds one square of paper in its middle: a marked back's quiet
+    #: zone), a face's framed panel (KDE's oxygen) holds its pips as paper
+    solid: float = 0.98
     #: any other hole in the border this large (mm^2) is ink: an index glyph, a face
     other_hole_mm2: float = 3.0
 
@@ -159,11 +164,36 @@ def _hole_card(hole: np.ndarray, mask: np.ndarray, plane: Plane, t: RingThreshol
     return outline
 
 
-def find_ringed_backs(mask: np.ndarray, plane: Plane, holes, t: RingThresholds = RING) -> list[np.ndarray]:
+def _marked_centre(hole: np.ndarray, crop: np.ndarray) -> bool:
+    """Whether the paper inside a hole (its contour in ``crop``'s pixels,
+    ``crop`` 1 where not paper) is one square in its middle: a marked back's
+    quiet zone round its marker (vision.markers), not a face's pips."""
+    inner = np.zeros(crop.shape, np.uint8)
+    cv2.drawContours(inner, [hole], -1, 1, -1)
+    inner &= 1 - crop
+    n, _, st, cents = cv2.connectedComponentsWithStats(inner, connectivity=8)
+    if n < 2:
+        return True
+    big = 1 + int(np.argmax(st[1:, 4]))
+    x, y, w, h, _ = st[big]
+    (cx, cy), (hw, hh), _ = cv2.minAreaRect(hole)
+    # the marker's own white cells are islands of their own, inside the quiet zone's square
+    inside = (cents[1:, 0] >= x) & (cents[1:, 0] <= x + w) & (cents[1:, 1] >= y) & (cents[1:, 1] <= y + h)
+    return (
+        bool(inside.all())
+        and max(w, h) <= 1.3 * max(min(w, h), 1)
+        and float(np.hypot(cents[big][0] - cx, cents[big][1] - cy)) <= 0.15 * min(hw, hh)
+    )
+
+
+def find_ringed_backs(mask: np.ndarray, plane: Plane, holes, frame: np.ndarray | None = None, t: RingThresholds = RING) -> list[np.ndarray]:
     """Outlines (plane mm, 4x2) of white-bordered backs in the paper ``mask``
     (work px, 255 = paper), whose ``holes`` (the non-paper spots inside
     paper regions, as the pipeline labels them: cv2.connectedComponentsWithStats'
-    stats and centroids, row 0 unused) are asked."""
+    stats and centroids, row 0 unused) are asked.  With the ``frame``, a
+    design whose halves differ as no back's do
+    (:func:`vision.backs.design_asymmetry`) is a face's: a framed panel of
+    colour round its pips, as some decks print (KDE's oxygen)."""
     stats, cents = holes
     if len(stats) < 2:
         return []
@@ -181,7 +211,10 @@ def find_ringed_backs(mask: np.ndarray, plane: Plane, holes, t: RingThresholds =
         contours, _ = cv2.findContours(crop, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not contours:
             continue
-        hole_px = max(contours, key=cv2.contourArea).reshape(-1, 2) + (x, y)
+        hole = max(contours, key=cv2.contourArea)
+        if stats[k][4] < t.solid * cv2.contourArea(hole) and not _marked_centre(hole, crop):
+            continue  # paper inside it: a face's panel round its pips, not a back's design
+        hole_px = hole.reshape(-1, 2) + (x, y)
         outline = _hole_card(plane.to_plane(hole_px), mask, plane, t)
         if outline is None:
             continue
@@ -197,12 +230,19 @@ def find_ringed_backs(mask: np.ndarray, plane: Plane, holes, t: RingThresholds =
         ring = band > 0
         if not ring.any() or float((mask[y0:y1, x0:x1][ring] > 0).mean()) < t.paper:
             continue
-        # no ink in the border: no other spot of a glyph's size inside the card
+        # no ink in the border: no other spot of a glyph's size between the card's outline and its design
         near = np.flatnonzero(
             (cents[:, 0] >= x0) & (cents[:, 0] < x1) & (cents[:, 1] >= y0) & (cents[:, 1] < y1) & (stats[:, 4] * scale > t.other_hole_mm2)
         )
-        shape = poly.reshape(-1, 1, 2)
-        if any(j not in (0, k) and cv2.pointPolygonTest(shape, (float(cents[j][0]), float(cents[j][1])), False) >= 0 for j in near.tolist()):
+        shape, design = poly.reshape(-1, 1, 2), np.float32(hole_px).reshape(-1, 1, 2)
+        if any(
+            j not in (0, k)
+            and cv2.pointPolygonTest(shape, (float(cents[j][0]), float(cents[j][1])), False) >= 0
+            and cv2.pointPolygonTest(design, (float(cents[j][0]), float(cents[j][1])), False) < 0
+            for j in near.tolist()
+        ):
+            continue  # in the border, not inside the design (a marked back's marker)
+        if frame is not None and design_asymmetry(frame, plane, outline) > ASYMMETRY:
             continue
         out.append(outline)
     return out
