@@ -476,15 +476,15 @@ class VisionPipeline:
         if cal is not None:
             # inside the mat's printed frame (10 mm in), which would join every card into one region
             region, inner = _mat_region(cal, f / 4, small.shape, margin=-13.0), _mat_region(cal, f / 4, small.shape, margin=-25.0)
-        for bk in find_backs(frame, plane, f, mask, small, region, inner, known, covers, allowed):
-            found.append(_Found("face_down", bk.outline, [_centre(bk.outline)], 0.55))
-        # white-bordered backs whose design is the table's own colour: a card-sized ring of paper
-        known += [x.outline for x in found if x.kind == "face_down"]
+        # white-bordered backs, by their border: a card-sized ring of paper (their design may be
+        # the table's own colour); first, as each one is placed from its own border, touching ones too
         for outline in find_ringed_backs(mask, plane, holes, frame):
             c = _centre(outline)
             if allowed(c) and not any(inside(c, k) for k in known):
                 found.append(_Found("face_down", outline, [c], 0.55))
                 known.append(outline)
+        for bk in find_backs(frame, plane, f, mask, small, region, inner, known, covers, allowed):
+            found.append(_Found("face_down", bk.outline, [_centre(bk.outline)], 0.55))
         taken = [x.outline for x in found if x.kind == "face_down"] + [m.outline for m in marker_found]
         white = None  # the frame's paper level, worked out for the first unread face
         # unreadable paper blobs: covered faces (or backs)

@@ -82,22 +82,28 @@ _STEP_MM = 0.4
 _STEPS = 26
 
 
+def _sides(box: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each side of a rectangle (4x2, boxPoints order): its ends and its unit
+    normal pointing out of the rectangle."""
+    centre = box.mean(axis=0)
+    out = []
+    for k in range(4):
+        a, b = box[k], box[(k + 1) % 4]
+        along = b - a
+        normal = np.array([along[1], -along[0]]) / max(float(np.hypot(*along)), 1e-9)
+        out.append((a, b, normal if float(normal @ ((a + b) / 2 - centre)) >= 0 else -normal))
+    return out
+
+
 def _band_widths(mask: np.ndarray, plane: Plane, box: np.ndarray) -> np.ndarray:
     """Per side of the rectangle ``box`` (4x2 plane mm, boxPoints order), the
     width (mm) of paper in ``mask`` outward from it, the lower quartile of the
     side's samples (where a card under this one shows along part of a side,
     paper runs on into its border there); the walk's full length where paper
     never ends."""
-    centre = box.mean(axis=0)
     pts = []
-    for k in range(4):
-        a, b = box[k], box[(k + 1) % 4]
-        along = b - a
-        normal = np.array([along[1], -along[0]]) / max(float(np.hypot(*along)), 1e-9)
-        mid = (a + b) / 2
-        if float(normal @ (mid - centre)) < 0:
-            normal = -normal
-        starts = a + _ALONG[:, None] * along
+    for a, b, normal in _sides(box):
+        starts = a + _ALONG[:, None] * (b - a)
         pts.append(starts[:, None, :] + (np.arange(1, _STEPS + 1) * _STEP_MM)[None, :, None] * normal)
     grid = np.stack(pts)  # 4 sides x samples x steps x 2
     to_work = np.linalg.inv(plane.work_to_plane)
@@ -114,16 +120,7 @@ def _band_widths(mask: np.ndarray, plane: Plane, box: np.ndarray) -> np.ndarray:
 
 def _grown(rect, widths: np.ndarray):
     """The rectangle ``rect`` (cv2 rotated rect) grown outward by each side's width."""
-    box = cv2.boxPoints(rect).astype(np.float64)
-    centre = box.mean(axis=0)
-    out = []
-    for k in range(4):
-        a, b = box[k], box[(k + 1) % 4]
-        along = b - a
-        normal = np.array([along[1], -along[0]]) / max(float(np.hypot(*along)), 1e-9)
-        if float(normal @ ((a + b) / 2 - centre)) < 0:
-            normal = -normal
-        out.append((a + widths[k] * normal, b + widths[k] * normal))
+    out = [(a + w * normal, b + w * normal) for (a, b, normal), w in zip(_sides(cv2.boxPoints(rect).astype(np.float64)), widths, strict=True)]
     # corner k is where side k-1 and side k meet
     corners = []
     for k in range(4):
