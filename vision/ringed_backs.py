@@ -20,17 +20,23 @@ So every hole in the paper is asked whether it is a back's design: a
 rectangle with a band of paper round it on all four sides, each a
 plausible border's width (``RING.border_mm``, measured in the mask along
 each side's outward normal), that grown by those widths makes a card's
-size and shape; the border must be paper in the mask all round, and hold
-no other hole of a glyph's size.  A side whose band runs on into a
-neighbour's (two borders of touching backs) takes the other sides' width.  Asking the holes, not the
-paper regions, lets backs touching edge to edge (one paper region with a
-hole for each) be told apart, and a pile's top back be found whatever lies
-under it.  A back under another card or a hand has a broken border and is
-left to :mod:`vision.backs` (the issue asks only for backs mostly in view).
+size and shape; the border must be paper in the mask all round and hold
+no other hole of a glyph's size; the design must be solid (a face printed
+as a dark framed panel, KDE's oxygen, holds its pips as paper), but for one
+square of paper in its middle (a marked back whose marker went unread);
+and its halves must be alike, as a back's design is
+(:func:`vision.backs.design_asymmetry`).  A side whose band runs on into a
+neighbour's (two borders of touching backs) takes the other sides' width.
+Asking the holes, not the paper regions, lets backs touching edge to edge
+(one paper region with a hole for each) be told apart, and a pile's top
+back be found whatever lies under it.  A back under another card or a hand
+has a broken border and is left to :mod:`vision.backs` (the issue asks only
+for backs mostly in view).
 
-The paper mask is the pipeline's own (work pixels, before the cut along
-edges, which takes a thin border apart); geometry is plane millimetres
-(:class:`vision.cards.Plane`).  Pure: mask and plane in, outlines out."""
+The paper mask and its holes are the pipeline's own (work pixels, before
+the cut along edges, which takes a thin border apart); geometry is plane
+millimetres (:class:`vision.cards.Plane`).  Pure: mask, holes, plane and
+frame in, outlines out."""
 
 from __future__ import annotations
 
@@ -52,7 +58,7 @@ class RingThresholds:
     area: tuple[float, float] = (0.75, 1.3)
     #: the card's long side over its short side (63x88: 1.40)
     aspect: tuple[float, float] = (1.28, 1.55)
-    #: the hole's long side over its short side (a card's design inside a 1-7.5 mm border: 1.41-1.61)
+    #: the hole's long side over its short side (a card's design inside a 1.8-7.5 mm border: 1.43-1.61)
     hole_aspect: tuple[float, float] = (1.25, 1.8)
     #: the hole's area over its bounding rectangle's (a rectangle: 1)
     rectangular: float = 0.9
