@@ -67,10 +67,14 @@ class MatTracker:
         self.every = every
         self.detector = detector or make_detector()
         self.calibration: Calibration | None = None
+        #: the mat markers the last search found (frame px), whether or not they calibrated
+        #: the mat: one alone does not, and its white square is still no card
+        self.markers: list[MarkerSighting] = []
         self._count = 0
 
     def reset(self) -> None:
         self.calibration = None
+        self.markers = []
         self._count = 0
 
     def update(self, gray: np.ndarray, force: bool = False) -> Calibration | None:
@@ -80,6 +84,7 @@ class MatTracker:
         scale = 0.5 if max(gray.shape) > 1000 else 1.0
         small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else gray
         found = [m for m in detect_markers(self.detector, small, scale=scale) if m.marker_id in MAT_IDS]
+        self.markers = found
         new = calibrate(found)
         if new is None:
             return self.calibration  # hidden markers: keep what we had

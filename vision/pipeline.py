@@ -493,8 +493,8 @@ class VisionPipeline:
             if b.area < 0.35 * CARD_AREA or b.area > 1.6 * CARD_AREA or b.rectangularity < 0.8:
                 continue
             outline = rect_outline(b.rect)
-            if any(inside(_centre(outline), t) for t in taken):
-                continue
+            if any(inside(_centre(outline), t) for t in taken) or not allowed(_centre(outline)):
+                continue  # known, or the mat's own marker in its white square
             # not paper inside, and no paper where a face keeps its index (a court card's picture)
             back = self._inner_paper(mask, plane, outline) < 0.5 and face_margins(mask, plane, outline) == 0
             if not back:
@@ -516,7 +516,7 @@ class VisionPipeline:
         # full-bleed backs and other card-shaped outlines
         for q in find_quads(work_gray, plane, CARD_AREA):
             c = _centre(q)
-            if any(inside(c, x.outline) for x in found + marker_found):
+            if any(inside(c, x.outline) for x in found + marker_found) or not allowed(c):
                 continue
             kind = "face_down" if self._inner_paper(mask, plane, q) < 0.3 else "unknown"
             if kind == "unknown":
@@ -527,6 +527,10 @@ class VisionPipeline:
             found = [x for x in found if not (x.kind in ("face_down", "unknown") and inside(_centre(x.outline), m.outline))]
         found += marker_found
         found += self._unread(declined, found, plane, frame.shape, table_share, glyphs_of)
+        if cal is None and self.use_mat and self.mat.markers:
+            # a mat marker seen alone calibrates nothing, and its white square with the marker
+            # in it is no face-down or unread card either
+            found = [x for x in found if x.kind not in ("face_down", "unknown") or not _on_marker(plane.to_frame(_centre(x.outline)[None])[0], self.mat.markers)]
         found = _not_refuted(found, refuted)
         found = _dedupe(found)
         overlapping = _overlapping(found)
@@ -1279,6 +1283,17 @@ def _point_on_mat(p: np.ndarray) -> bool:
         return False
     reach = g.MAT_MARKER / 2 + 12
     return all(abs(x - mx) > reach or abs(y - my) > reach for mx, my in g.mat_marker_centres().values())
+
+
+def _on_marker(p: np.ndarray, markers, grow: float = 1.3) -> bool:
+    """Whether frame point ``p`` lies on one of ``markers`` (frame px) or its
+    quiet zone (each marker's square grown about its centre)."""
+    for m in markers:
+        c = m.corners.mean(axis=0)
+        quad = np.float32(c + grow * (m.corners - c)).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(quad, (float(p[0]), float(p[1])), False) >= 0:
+            return True
+    return False
 
 
 def _centre(outline: np.ndarray) -> np.ndarray:
