@@ -101,7 +101,7 @@ def _sides(box: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     return out
 
 
-def _band_widths(mask: np.ndarray, plane: Plane, box: np.ndarray) -> np.ndarray:
+def _band_widths(mask: np.ndarray, to_work: np.ndarray, box: np.ndarray) -> np.ndarray:
     """Per side of the rectangle ``box`` (4x2 plane mm, boxPoints order), the
     width (mm) of paper in ``mask`` outward from it, the lower quartile of the
     side's samples (where a card under this one shows along part of a side,
@@ -112,7 +112,6 @@ def _band_widths(mask: np.ndarray, plane: Plane, box: np.ndarray) -> np.ndarray:
         starts = a + _ALONG[:, None] * (b - a)
         pts.append(starts[:, None, :] + (np.arange(1, _STEPS + 1) * _STEP_MM)[None, :, None] * normal)
     grid = np.stack(pts)  # 4 sides x samples x steps x 2
-    to_work = np.linalg.inv(plane.work_to_plane)
     px = cv2.perspectiveTransform(np.float32(grid).reshape(-1, 1, 2), to_work).reshape(grid.shape)
     x = np.clip(np.round(px[..., 0]).astype(int), 0, mask.shape[1] - 1)
     y = np.clip(np.round(px[..., 1]).astype(int), 0, mask.shape[0] - 1)
@@ -124,32 +123,25 @@ def _band_widths(mask: np.ndarray, plane: Plane, box: np.ndarray) -> np.ndarray:
     return np.percentile(run, 25, axis=1) * _STEP_MM
 
 
-def _grown(rect, widths: np.ndarray):
-    """The rectangle ``rect`` (cv2 rotated rect) grown outward by each side's width."""
-    out = [(a + w * normal, b + w * normal) for (a, b, normal), w in zip(_sides(cv2.boxPoints(rect).astype(np.float64)), widths, strict=True)]
-    # corner k is where side k-1 and side k meet
-    corners = []
-    for k in range(4):
-        (p1, q1), (p2, q2) = out[k - 1], out[k]
-        d1, d2 = q1 - p1, q2 - p2
-        det = d1[0] * -d2[1] - d1[1] * -d2[0]
-        if abs(det) < 1e-9:
-            return None
-        t = ((p2 - p1)[0] * -d2[1] - (p2 - p1)[1] * -d2[0]) / det
-        corners.append(p1 + t * d1)
-    return np.array(corners)
+def _grown(rect, widths: np.ndarray) -> np.ndarray:
+    """The rectangle ``rect`` (cv2 rotated rect) grown outward by each side's
+    width: corner k, where sides k-1 and k meet, moves out along both
+    sides' normals (a rectangle's are square to each other)."""
+    box = cv2.boxPoints(rect).astype(np.float64)
+    normals = [n for _, _, n in _sides(box)]
+    return np.array([box[k] + widths[k - 1] * normals[k - 1] + widths[k] * normals[k] for k in range(4)])
 
 
-def _hole_card(hole: np.ndarray, mask: np.ndarray, plane: Plane, t: RingThresholds):
+def _hole_card(hole: np.ndarray, mask: np.ndarray, to_work: np.ndarray, t: RingThresholds):
     """The card outline (4x2 plane mm) whose back's design a hole (plane mm
-    points) would be, or None."""
+    points) would be, or None; ``to_work``: plane mm -> the mask's pixels."""
     rect = cv2.minAreaRect(np.float32(hole))
     w, h = rect[1]
     if min(w, h) <= 0 or not t.hole_aspect[0] <= max(w, h) / min(w, h) <= t.hole_aspect[1]:
         return None  # the cheap test first: the mat's square markers, most pictures
     if abs(float(cv2.contourArea(np.float32(hole)))) < t.rectangular * w * h:
         return None
-    widths = _band_widths(mask, plane, cv2.boxPoints(rect).astype(np.float64))
+    widths = _band_widths(mask, to_work, cv2.boxPoints(rect).astype(np.float64))
     # a side whose band is two borders (a touching neighbour's too) takes the others' width
     for k in range(4):
         rest = np.median(np.delete(widths, k))
@@ -158,8 +150,6 @@ def _hole_card(hole: np.ndarray, mask: np.ndarray, plane: Plane, t: RingThreshol
     if widths.min() < t.border_mm[0] or widths.max() > t.border_mm[1] or np.ptp(widths) > t.spread_mm:
         return None
     outline = _grown(rect, widths)
-    if outline is None:
-        return None
     sides = np.hypot(*(outline - np.roll(outline, -1, axis=0)).T)
     a, b = sorted((float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2))
     if not t.aspect[0] <= b / max(a, 1e-9) <= t.aspect[1] or not t.area[0] * CARD_AREA <= a * b <= t.area[1] * CARD_AREA:
@@ -218,7 +208,7 @@ def find_ringed_backs(mask: np.ndarray, plane: Plane, holes, frame: np.ndarray |
         if stats[k][4] < t.solid * cv2.contourArea(hole) and not _marked_centre(hole, crop):
             continue  # paper inside it: a face's panel round its pips, not a back's design
         hole_px = hole.reshape(-1, 2) + (x, y)
-        outline = _hole_card(plane.to_plane(hole_px), mask, plane, t)
+        outline = _hole_card(plane.to_plane(hole_px), mask, to_work, t)
         if outline is None:
             continue
         # the border: paper all round, in the work mask
