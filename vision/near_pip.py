@@ -244,13 +244,18 @@ def read_row(
     inked = deep[:rows]
     columns = [_share(inked, paper, box, ppm) for box in t.columns]
     columns_ink = (columns[0], columns[1]) if None not in columns else None
-    stray_ink = _stray(inked, paper, ppm, t) if columns_ink is not None else None
     # the middle row (a 5's, 6's, 9's pips at mid-height), below the row's own window
     (ma, mb), (xs, m0, m1) = t.middle_row, t.middle_row_x
     middle = [_share(deep, deep_paper, (x0, ma, x1, mb), ppm) for x0, x1 in (xs, m0, m1)]
     middle_row = (middle[0], middle[1], middle[2]) if None not in middle else None
-    if middle_row is not None and _stray(deep, deep_paper, ppm, t, t.middle_row[1]) > t.stray:
-        middle_row = None  # bare paper there may be another card's
+    stray_ink = None
+    if columns_ink is not None or middle_row is not None:
+        # the paper a millimetre in from its edge (whose rim is dark), once for both looks: the
+        # first row's box ends 2 mm above the row's depth, so it erodes the same either way
+        inner = cv2.erode(deep_paper.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=max(1, int(round(ppm)))).astype(bool)
+        stray_ink = _stray(inked, inner, ppm, t) if columns_ink is not None else None
+        if middle_row is not None and _stray(deep, inner, ppm, t, t.middle_row[1]) > t.stray:
+            middle_row = None  # bare paper there may be another card's
     laid0 = {"columns_ink": columns_ink, "stray_ink": stray_ink, "middle_row": middle_row}
     if hi - lo < 50:
         return PipRow(None, None, why="no ink", middle_clear=middle_clear, **laid0)
@@ -457,12 +462,12 @@ def contradicts(row: PipRow, rank: str, suit: str, t: NearPipThresholds = NEAR_P
     return SUITS[si] != suit and share >= t.contradict and row.suit_p[-1] <= t.junk
 
 
-def _stray(inked: np.ndarray, paper: np.ndarray, ppm: float, t: NearPipThresholds, down_to: float | None = None) -> float:
-    """The share of ``inked`` on ``paper`` (a millimetre in from its edge, whose rim is
-    dark) in ``t.stray_box`` (down to ``down_to`` mm, when given) outside every place a
-    standard layout prints."""
+def _stray(inked: np.ndarray, inner: np.ndarray, ppm: float, t: NearPipThresholds, down_to: float | None = None) -> float:
+    """The share of ``inked`` on ``inner`` (the card's paper a millimetre in from its
+    edge, whose rim is dark) in ``t.stray_box`` (down to ``down_to`` mm, when given)
+    outside every place a standard layout prints."""
     x0, y0, x1, y1 = (int(round(b * ppm)) for b in t.stray_box[:3] + (down_to or t.stray_box[3],))
-    where = cv2.erode(paper.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=max(1, int(round(ppm))))[y0:y1, x0:x1].astype(bool)
+    where = inner[y0:y1, x0:x1].copy()
     ix, iy = (int(round(b * ppm)) for b in t.index_box)
     where[:iy, :ix] = False
     for a, b in t.layout_strips:
