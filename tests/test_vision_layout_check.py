@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from vision import glyph_model, near_pip
+from vision import corner_index, glyph_model, near_pip
 from vision import pipeline as pl
 from vision.evaluate import score
 from vision.pipeline import VisionPipeline
@@ -68,6 +68,10 @@ def test_bare_paper_of_a_card_lying_on_it_rules_nothing_out(monkeypatch):
 @needs_nets
 @pytest.mark.parametrize("seed,misread", [(526, ("A diamonds", "4 diamonds")), (933, ("5 hearts", "6 hearts")), (942, ("A spades", "4 spades"))])
 def test_a_stacked_index_read_unsure_must_read_again_the_same(seed, misread, monkeypatch):
+    # the glyph reader's rule; the whole-patch network reading alone is kept
+    # out (scene 526's ace, upside down beside the corner it is sampled from,
+    # is a 4 to it and to the glyph networks: docs/vision.md, known weaknesses)
+    monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(corner_index.THRESHOLDS, patch_rank=1.01))
     assert misread not in _misread(seed)
     monkeypatch.setattr(pl, "SIBLING_SURE", 0.0)
     assert misread in _misread(seed)

@@ -156,7 +156,8 @@ def test_a_still_table_reuses_the_last_result_and_a_change_is_seen():
     changed = pipe.process(moved)
     assert changed.sightings is not first.sightings
     full = VisionPipeline(reuse_static=False)
-    assert [s.label for s in full.process(noisy).sightings] == [s.label for s in first.sightings]
+    # the same cards (their order follows confidence, which noise may shift)
+    assert sorted(s.label for s in full.process(noisy).sightings) == sorted(s.label for s in first.sightings)
 
 
 def test_an_empty_table_and_blank_paper_give_no_sightings():

@@ -81,10 +81,11 @@ def test_anchor_is_where_a_reading_would_be_anchored():
     assert anchor(_look(0, (0, 0), (0, 1), (-1, 0))) == pytest.approx([-8, 5])
 
 
-@pytest.mark.parametrize("seed", [7, 14, 17, 94])
+@pytest.mark.parametrize("seed", [14, 16, 35, 94])
 def test_generated_scenes_unknowns_lie_on_real_cards(seed):
     """Scenes (seeds chosen where the reader declines staggered cards at 720p; seeds 14
-    and 17 without a mat; 6 and 8 were, until the pip row beside the index read them)
+    and 35 without a mat; 6 and 8 were, until the pip row beside the index read them,
+    and 7 and 17 until the whole-patch network learnt from frames' patches)
     whose every unknown from declined corners lies on a card of the scene."""
     img, truth = render_scene(1280, 720, 4 + (seed % 9), seed=seed, mat=seed % 3 != 2)
     res = VisionPipeline().process(img)
