@@ -81,7 +81,7 @@ def test_anchor_is_where_a_reading_would_be_anchored():
     assert anchor(_look(0, (0, 0), (0, 1), (-1, 0))) == pytest.approx([-8, 5])
 
 
-@pytest.mark.parametrize("seed", [14, 16, 35, 94])
+@pytest.mark.parametrize("seed", [14, 18, 35, 94])
 def test_generated_scenes_unknowns_lie_on_real_cards(seed):
     """Scenes (seeds chosen where the reader declines staggered cards at 720p; seeds 14
     and 35 without a mat; 6 and 8 were, until the pip row beside the index read them,

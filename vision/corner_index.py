@@ -563,8 +563,10 @@ class Thresholds:
     # while the network had learnt from drawn corners alone (60 % of a
     # frame's index patches right); trained on patches cut from frames as
     # well (90 %), 0.8 found the most cards for no more misreads per card
-    # read (300 scenes at 720p: 1357 -> 1496 found, 26 -> 29 misread; at
-    # 0.8 rank and 0.9 suit 1482 and 30, at 0.75 and 0.9 1490 and 31).
+    # read: 300 scenes at 720p (seeds 0-149 and 500-649) 1357 -> 1496
+    # found, 26 -> 30 misread.  Tuned on a sibling run of the same recipe
+    # (1496 and 29 at 0.8; 0.8 rank and 0.9 suit 1482 and 30; 0.75 and 0.9
+    # 1490 and 31).
     patch_rank: float = 0.8
     patch_suit: float = 0.8
     # Its probabilities may also join the glyph networks' (this share of the
@@ -578,8 +580,8 @@ class Thresholds:
     # its confidence.  The spot searches (edge-free finder, same-deck search)
     # take readings of 0.6 or more: at 0.55 they never took the network's
     # (it read at corners alone); at 0.7 they take it from p = 0.86 on
-    # (300 scenes at 720p, seeds 0-149 and 500-649, with patch_rank 0.8:
-    # 1464 -> 1496 found, misreads 28 -> 29).
+    # (the sibling run on the same 300 scenes, with patch_rank 0.8: 1464 ->
+    # 1496 found, misreads 28 -> 29).
     patch_conf: float = 0.7
 
     def rank_stands(self, ev: Evidence, rank: str, p: float) -> bool:
