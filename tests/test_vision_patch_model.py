@@ -115,3 +115,23 @@ def test_reads_the_index_patches_a_frame_gives():
     sure = np.minimum(pr.max(1), ps.max(1)) >= THRESHOLDS.patch_rank
     junk_read = [i for i, label in enumerate(labels) if label == "junk" and sure[i] and got[i] != "junk"]
     assert len(junk_read) <= 1
+
+
+def test_it_does_not_read_alone_what_the_templates_take_for_a_foreign_jack(monkeypatch):
+    """The German and Russian jack (B, В) is an 8 to both networks, which know
+    no such rank; the glyph reader declines what the templates take for one,
+    and so must the network reading alone (Debian's lattmann and
+    slavic_costumes decks: J read as 8)."""
+    from vision import corner_index
+    from vision.corner_index import IndexReading, References, read_patch
+
+    patch = next(p for p, _, _ in _drawn(9_000_005, n=20) if extract_glyphs(p) is not None)
+    monkeypatch.setattr(corner_index, "decide", lambda ev, t: None)  # the glyph reader declines
+    eight = IndexReading("8", "spades", 0.65, (0, 0, 1, 1), (0, 2, 1, 1))
+    monkeypatch.setattr(corner_index, "decide_patch", lambda *a, **k: eight)
+    real_rank = References.rank
+    monkeypatch.setattr(References, "rank", lambda self, ink: ("8", 0.9, 0.2))
+    assert read_patch(patch) == eight
+    monkeypatch.setattr(References, "rank", lambda self, ink: ("B", 0.9, 0.2))
+    assert read_patch(patch) is None
+    monkeypatch.setattr(References, "rank", real_rank)

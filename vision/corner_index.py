@@ -650,7 +650,12 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
         return None, ev  # the glyph networks could only agree with a reading there is not
     rank_p = ev.rank_p if ev.rank_p is not None else glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
     suit_p = ev.suit_p if ev.suit_p is not None else glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
-    return decide_patch(patch, gl, pr, ps, t, (rank_p, suit_p)), ev
+    r = decide_patch(patch, gl, pr, ps, t, (rank_p, suit_p))
+    # a foreign court letter (the German and Russian jack) is an 8 to both
+    # networks, which know no such rank: the templates know it (as decide asks)
+    if r is not None and (ev.template_rank or refs.rank(gl.rank_ink)[0]) in FOREIGN_RANKS:
+        return None, ev
+    return r, ev
 
 
 def whole_probs(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
