@@ -16,7 +16,7 @@ The shipped weights (16, 32 and 64 channels, 128 hidden) were trained so:
     PYTHONPATH=. /tmp/trainvenv/bin/python -m vision.patch_train --data /tmp/synth.npz /tmp/s720.npz /tmp/sdecks.npz /tmp/s1080.npz \
         --test-data /tmp/e0.npz /tmp/e500.npz --hold 0 --epochs 10 --widths 16,32,64 --hidden 128 --seed 3
 
-(about 20 minutes of drawing and 16 of training on one core).  The drawn
+(about 30 minutes of drawing and 17 of training on one core).  The drawn
 corners alone (the first weights: 8, 16 and 32 channels, 64 hidden) read
 60 % of the right-way-round patches of bench/vision.py's frames right; with
 the frames' patches, 90 %.
