@@ -32,48 +32,50 @@ import numpy as np  # noqa: E402
 from bench.reader_patches import corner_looks  # noqa: E402
 from vision.cards import sample_patch  # noqa: E402
 from vision.glyphs import RANKS, SUITS  # noqa: E402
-from vision.patch_model import RANK_CLASSES, patch_inputs  # noqa: E402
-
-JUNK = len(RANK_CLASSES) - 1
+from vision.patch_model import patch_inputs  # noqa: E402
+from vision.patch_train import JUNK, train_decks  # noqa: E402
 
 
 def scene_samples(n_scenes: int, seed0: int, frame: tuple[int, int], decks: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Network inputs (float16), rank classes and suit classes (-1: junk)."""
     X, R, S = [], [], []
-    faces = None
-    train = []
-    if decks:
-        from vision.patch_train import train_decks
-
-        train = train_decks()
+    train = train_decks() if decks else []
     for i in range(n_scenes):
-        if train:
-            faces = train[(seed0 + i) % len(train)]
+        faces = train[(seed0 + i) % len(train)] if train else None
         for x in corner_looks(1, seed0 + i, None, faces, frame):
             patch = sample_patch(x.image, x.plane, x.point, x.u, x.v)
+            # corner_looks gives "card" (an uncovered index corner) or "neg" (far from every card)
             if x.kind == "card" and x.orient:
                 rank, suit = x.label.split()
                 r, s = RANKS.index(rank), SUITS.index(suit)
-            elif x.kind == "card" or x.kind == "neg":
-                r, s = JUNK, -1
             else:
-                continue
+                r, s = JUNK, -1
             X.append(patch_inputs(patch)[0].astype(np.float16))
             R.append(r)
             S.append(s)
     return np.stack(X), np.array(R), np.array(S)
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not WIDTHxHEIGHT: {text!r}") from None
+    if w < 32 or h < 32:
+        raise argparse.ArgumentTypeError(f"frames are at least 32 px a side: {text!r}")
+    return w, h
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=500)
     ap.add_argument("--seed0", type=int, default=100000)
-    ap.add_argument("--frame", default="1280x720")
+    ap.add_argument("--frame", default="1280x720", type=_size, help="frame size WxH")
     ap.add_argument("--decks", action="store_true", help="third-party decks (patch_train's training half)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    X, R, S = scene_samples(args.scenes, args.seed0, tuple(int(v) for v in args.frame.split("x")), args.decks)
+    X, R, S = scene_samples(args.scenes, args.seed0, args.frame, args.decks)
     np.savez(args.out, X=X, R=R, S=S)
     print(f"{len(X)} samples ({(R != JUNK).sum()} cards, {(R == JUNK).sum()} junk) -> {args.out}")
 

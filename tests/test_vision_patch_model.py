@@ -129,9 +129,7 @@ def test_it_does_not_read_alone_what_the_templates_take_for_a_foreign_jack(monke
     monkeypatch.setattr(corner_index, "decide", lambda ev, t: None)  # the glyph reader declines
     eight = IndexReading("8", "spades", 0.65, (0, 0, 1, 1), (0, 2, 1, 1))
     monkeypatch.setattr(corner_index, "decide_patch", lambda *a, **k: eight)
-    real_rank = References.rank
     monkeypatch.setattr(References, "rank", lambda self, ink: ("8", 0.9, 0.2))
     assert read_patch(patch) == eight
     monkeypatch.setattr(References, "rank", lambda self, ink: ("B", 0.9, 0.2))
     assert read_patch(patch) is None
-    monkeypatch.setattr(References, "rank", real_rank)

@@ -689,9 +689,8 @@ def decide_patch(
         g_rank, g_suit = glyph_p
         if glyph_model.RANK_CLASSES[int(np.argmax(g_rank))] != rank or SUITS[likeliest_suit(g_suit, gl.red)[0]] != suit:
             return None
-    # a confidence under the 0.6 that the pipeline's spot searches (edge-free
-    # finder, same-deck search) ask: it reads alone only at corners, where it
-    # was measured (bench.reader_patches)
+    # the spot searches (edge-free finder, same-deck search) take it from
+    # t.patch_conf * p >= 0.6 on (see Thresholds.patch_conf)
     return IndexReading(rank, suit, float(t.patch_conf * min(pr[r], ps[si])), gl.rank_box, gl.suit_box)
 
 
