@@ -49,3 +49,19 @@ def replayable_fairness(request, monkeypatch):
     # draws differ run to run after all (tests/test_server_answer.py failed 1 run in 10 so)
     ids = random.Random(hashlib.sha256(f"{base}/{request.node.nodeid}/ids".encode()).digest())
     monkeypatch.setattr(tables, "secrets", _SeededSecrets(ids))
+
+
+@pytest.fixture
+def start_glyph_nets(monkeypatch):
+    """The glyph networks as shipped at ac2ccb1 (tests/data), before they
+    learnt from frames' glyphs: for tests whose subject is a safeguard
+    against a misread those networks made and the current ones no longer
+    make in that scene (so the safeguard still has something to catch)."""
+    from pathlib import Path
+
+    from vision import glyph_model
+
+    monkeypatch.setattr(glyph_model, "MODEL_PATH", Path(__file__).parent / "data" / "glyph_model_ac2ccb1.npz")
+    glyph_model._nets.cache_clear()
+    yield
+    glyph_model._nets.cache_clear()  # monkeypatch restores the path next; the shipped weights load again

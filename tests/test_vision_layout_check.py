@@ -44,7 +44,7 @@ def _no_layout_check(monkeypatch):
         (793, ("5 diamonds", "6 diamonds")),  # a pip on the middle line at mid-height: no 6
     ],
 )
-def test_the_face_beside_the_index_declines_a_rank_of_another_shape(seed, misread, monkeypatch):
+def test_the_face_beside_the_index_declines_a_rank_of_another_shape(seed, misread, monkeypatch, start_glyph_nets):
     assert misread not in _misread(seed)
     _no_layout_check(monkeypatch)
     assert misread in _misread(seed)
@@ -67,7 +67,7 @@ def test_bare_paper_of_a_card_lying_on_it_rules_nothing_out(monkeypatch):
 
 @needs_nets
 @pytest.mark.parametrize("seed,misread", [(526, ("A diamonds", "4 diamonds")), (933, ("5 hearts", "6 hearts")), (942, ("A spades", "4 spades"))])
-def test_a_stacked_index_read_unsure_must_read_again_the_same(seed, misread, monkeypatch):
+def test_a_stacked_index_read_unsure_must_read_again_the_same(seed, misread, monkeypatch, start_glyph_nets):
     # the glyph reader's rule; the whole-patch network reading alone is kept
     # out (scene 526's ace, upside down beside the corner it is sampled from,
     # is a 4 to it and to the glyph networks: docs/vision.md, known weaknesses)

@@ -19,10 +19,12 @@ from .suit_decision import suit_share
 
 #: the network's probability of the card's own rank (or the templates' score
 #: when they pick it), and its share of the suit among suits of the ink's
-#: colour, for the index to count as that card's
+#: colour, for the index to count as that card's (the suit's share 0.85:
+#: the suit network fine-tuned on frames' glyphs gives a clear Q of hearts
+#: of tests/test_vision_index_check.py 0.898, where 0.9 had been chosen)
 RANK_AT_LEAST = 0.3
 TEMPLATE_RANK_AT_LEAST = 0.8
-SUIT_SHARE_AT_LEAST = 0.9
+SUIT_SHARE_AT_LEAST = 0.85
 
 
 def shows_index_of(patch: np.ndarray, rank: str, suit: str, refs: References) -> bool:
