@@ -42,44 +42,42 @@ from vision.patch_model import patch_inputs  # noqa: E402
 from vision.patch_train import JUNK, train_decks  # noqa: E402
 
 
-def scene_samples(n_scenes: int, seed0: int, frame: tuple[int, int], decks: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Network inputs (float16), rank classes and suit classes (-1: junk)."""
-    X, R, S = [], [], []
+def labelled_patches(n_scenes: int, seed0: int, frame: tuple[int, int], decks: bool):
+    """Every corner patch of the scenes, as (patch, "rank suit" or None for junk)."""
     train = train_decks() if decks else []
     for i in range(n_scenes):
         faces = train[(seed0 + i) % len(train)] if train else None
         for x in corner_looks(1, seed0 + i, None, faces, frame):
-            patch = sample_patch(x.image, x.plane, x.point, x.u, x.v)
             # corner_looks gives "card" (an uncovered index corner) or "neg" (far from every card)
-            if x.kind == "card" and x.orient:
-                rank, suit = x.label.split()
-                r, s = RANKS.index(rank), SUITS.index(suit)
-            else:
-                r, s = JUNK, -1
-            X.append(patch_inputs(patch)[0].astype(np.float16))
-            R.append(r)
-            S.append(s)
+            yield sample_patch(x.image, x.plane, x.point, x.u, x.v), x.label if x.kind == "card" and x.orient else None
+
+
+def scene_samples(n_scenes: int, seed0: int, frame: tuple[int, int], decks: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Network inputs (float16), rank classes and suit classes (-1: junk)."""
+    X, R, S = [], [], []
+    for patch, label in labelled_patches(n_scenes, seed0, frame, decks):
+        if label is not None:
+            rank, suit = label.split()
+            r, s = RANKS.index(rank), SUITS.index(suit)
+        else:
+            r, s = JUNK, -1
+        X.append(patch_inputs(patch)[0].astype(np.float16))
+        R.append(r)
+        S.append(s)
     return np.stack(X), np.array(R), np.array(S)
 
 
 def glyph_samples(n_scenes: int, seed0: int, frame: tuple[int, int], decks: bool) -> list[tuple]:
-    """The patches' glyphs as glyph_train.draw_glyphs gives them: (rank ink,
-    suit ink, red, rank class, suit class, rank view, suit view); a card's
+    """The patches' glyphs as glyph_train.draw_glyphs gives them; a card's
     right way round labelled, every other patch junk to both networks."""
     from vision.corner_index import extract_glyphs
-    from vision.glyph_model import RANK_CLASSES, SUIT_CLASSES
+    from vision.glyph_train import glyph_sample
 
     out = []
-    train = train_decks() if decks else []
-    u8 = lambda a: np.clip(a, 0, 255).astype(np.uint8)  # noqa: E731
-    for i in range(n_scenes):
-        faces = train[(seed0 + i) % len(train)] if train else None
-        for x in corner_looks(1, seed0 + i, None, faces, frame):
-            gl = extract_glyphs(sample_patch(x.image, x.plane, x.point, x.u, x.v))
-            if gl is None:
-                continue
-            rank, suit = x.label.split() if x.kind == "card" and x.orient else ("junk", "junk")
-            out.append((u8(gl.rank_ink), u8(gl.suit_ink), gl.red, RANK_CLASSES.index(rank), SUIT_CLASSES.index(suit), u8(gl.rank_view), u8(gl.suit_view)))
+    for patch, label in labelled_patches(n_scenes, seed0, frame, decks):
+        gl = extract_glyphs(patch)
+        if gl is not None:
+            out.append(glyph_sample(gl, *(label.split() if label else ("junk", "junk"))))
     return out
 
 

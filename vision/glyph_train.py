@@ -351,18 +351,16 @@ def draw_glyphs(
             if gl is None:
                 continue
             up = view == "upright"
-            out.append(
-                (
-                    np.clip(gl.rank_ink, 0, 255).astype(np.uint8),
-                    np.clip(gl.suit_ink, 0, 255).astype(np.uint8),
-                    gl.red,
-                    RANK_CLASSES.index(rank if up else "junk"),
-                    SUIT_CLASSES.index(suit if up else "junk"),
-                    np.clip(gl.rank_view, 0, 255).astype(np.uint8),
-                    np.clip(gl.suit_view, 0, 255).astype(np.uint8),
-                )
-            )
+            out.append(glyph_sample(gl, rank if up else "junk", suit if up else "junk"))
     return out
+
+
+def glyph_sample(gl, rank: str, suit: str) -> tuple:
+    """One training sample of cut glyphs ``gl`` (vision.corner_index.Glyphs)
+    labelled ``rank`` and ``suit`` (either may be "junk"), as draw_glyphs
+    lists them."""
+    u8 = lambda a: np.clip(a, 0, 255).astype(np.uint8)  # noqa: E731
+    return (u8(gl.rank_ink), u8(gl.suit_ink), gl.red, RANK_CLASSES.index(rank), SUIT_CLASSES.index(suit), u8(gl.rank_view), u8(gl.suit_view))
 
 
 def inputs(glyphs: list[tuple], which: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
