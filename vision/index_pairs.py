@@ -46,7 +46,14 @@ patches are read per frame.
 Tried and not adopted (bench/vision_misses.py, seeds 0-59 and 500-559):
 reading again the indices of corners the reader declined (a pair places the
 patch a little differently) found 21 more on held-out seeds, but 4 of them
-wrong; wider size limits for big indices (ranks to 14 mm) found one more
+wrong.  Tried again (2026-12-03; 720p seeds 0-149, 150-299 and 500-649,
+1080p 500-649): the spots of tried corners not skipped, but a pair whose
+patch lies within 1.5 mm of a tried corner's skipped and the rest tried
+last.  At 720p that read 26 more cards right for 5 more misreads (one in
+six of what it added wrong), at 1080p 1 more misread and none more right;
+holding those pairs to 0.85 confidence, 10 more right for 3 more
+misreads; with 3 mm instead of 1.5, fewer read right.  Not adopted.
+Wider size limits for big indices (ranks to 14 mm) found one more
 card in some third-party decks and read two 6/9 upside down in another;
 finding ink finer than the paper mask (the darkest colour channel against
 its local maximum: thin strokes, light inks) cost as much again as the
@@ -418,6 +425,21 @@ def outline_index_spots(outline: np.ndarray) -> np.ndarray:
     corners in order) sit: 5 mm in along the short edge and 8 mm along the
     long edge from each corner (decks with indices in all four corners too)."""
     return outlines_index_spots([outline])
+
+
+def read_card_index_spots(outline: np.ndarray, anchors) -> np.ndarray:
+    """Where the indices of a card read at ``anchors`` (plane mm) sit: by the
+    corner of ``outline`` nearest each anchor and by the corner diagonally
+    across from it, the two a two-index deck prints.  Not by the other two:
+    there the index of the next card of a staggered column often lies, 5 mm
+    along the edge from this card's unprinted corner (and a four-index
+    deck's mirrored index read again there is this card again).  (k, 2)."""
+    o = np.asarray(outline, np.float64).reshape(4, 2)
+    spots = outline_index_spots(o)
+    if len(spots) != 4:  # a degenerate outline: every spot it has
+        return spots
+    ks = {int(np.argmin(np.linalg.norm(o - np.asarray(a, np.float64).reshape(1, 2), axis=1))) for a in anchors}
+    return spots[sorted(ks | {(k + 2) % 4 for k in ks})]
 
 
 def outlines_index_spots(outlines) -> np.ndarray:

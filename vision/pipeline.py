@@ -56,7 +56,7 @@ from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fu
 from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
 from .index_pairs import card_corner as pair_card_corner
-from .index_pairs import find_index_pairs
+from .index_pairs import find_index_pairs, read_card_index_spots
 from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
@@ -440,7 +440,7 @@ class VisionPipeline:
         holes = self._holes(mask)
         found += self._sibling_indices(frame, holes, plane, all_reads)
         # indices with no card edge of their own: rank/suit ink pairs (vision.index_pairs)
-        known = ([x.outline for x in found], [a for x in found for a in x.anchors])
+        known = _finder_known(found)
         pair_declined: list = []
         corner_points = [c.point for c in all_corners]
         for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined, glyphs_of=glyphs_of):
@@ -1334,6 +1334,24 @@ def _cards_on(point: np.ndarray, u: np.ndarray, v: np.ndarray, others, corners) 
     a, b = point + CORNER_MATCH_MM * (u + v), point + (g.CARD_W - CORNER_MATCH_MM) * u + CORNER_MATCH_MM * v
     top = np.array([a, b, b + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v, a + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v])
     return over, any(inside(p, top) for p in corners)
+
+
+def _finder_known(found: list[_Found]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """What the edge-free finder is told is known, as find_index_pairs'
+    ``outlines`` and ``anchors``: the outlines of cards found without a
+    reading (an index may sit at any of their corners), and every anchor
+    plus, for each card read, the two index spots of a two-index deck
+    (:func:`vision.index_pairs.read_card_index_spots`).  All four corners of
+    a read card hid the index of the next card of a staggered column, which
+    lies at this card's unprinted corner (measured in #7's session note)."""
+    outlines, anchors = [], []
+    for x in found:
+        anchors += x.anchors
+        if x.kind == "card" and x.rank is not None and x.anchors:
+            anchors.append(read_card_index_spots(x.outline, x.anchors))
+        else:
+            outlines.append(x.outline)
+    return outlines, anchors
 
 
 def _lies_on(a: _Found, b: _Found) -> bool:
