@@ -53,6 +53,21 @@ misread before -> after: 300 scenes at 720p (seeds 0-299) 1451 / 34 ->
 corner patches of seeds 0-299 (bench.reader_patches), glyph networks'
 likeliest rank and suit both right 1624 -> 1680 of 1920.
 
+The shipped networks are that run's fine-tuned once more the same way
+(3 epochs, lr 5e-4, ``--init`` that run's weights) with 3000 more 720p
+frames' glyphs added (50 200 cut from 7600 frames in all, 24 900 drawn):
+
+    .venv/bin/python scripts/patch_scene_data.py --glyphs --scenes 1500 --seed0 102000 --out /tmp/gd/g720c.pkl
+    .venv/bin/python scripts/patch_scene_data.py --glyphs --scenes 1500 --seed0 103500 --out /tmp/gd/g720d.pkl
+    # for KIND in suit, rank (about 140 s each): the command above with
+    # /tmp/gd/g720c.pkl /tmp/gd/g720d.pkl added to --samples-file
+
+Found / misread before -> after (at 3fe6f05): 720p seeds 0-149 751 / 12
+-> 753 / 12, 150-299 712 / 13 -> 714 / 12, 500-649 750 / 11 -> 753 / 9;
+1080p 500-649 869 / 1 -> 870 / 0; the right-way corner patches, both
+likeliest right 1680 -> 1704 of 1920 (the reader's reads 1452 -> 1462,
+misreads 27 -> 26).
+
 The fine-tune before it: OLD.npz is c614b98's vision/glyph_model.npz (45501 + 2545 + 922 +
 3296 samples; /tmp/A.pkl was drawn on a machine whose fonts also held
 fonts-ipafont-gothic's, the others without them).  Found / read right /
