@@ -1343,7 +1343,10 @@ def _finder_known(found: list[_Found]) -> tuple[list[np.ndarray], list[np.ndarra
     plus, for each card read, the two index spots of a two-index deck
     (:func:`vision.index_pairs.read_card_index_spots`).  All four corners of
     a read card hid the index of the next card of a staggered column, which
-    lies at this card's unprinted corner (measured in #7's session note)."""
+    lies by this card's unprinted corner: two spots instead of four found
+    746 -> 751 cards of 720p seeds 0-149 (misreads 12 -> 12) and 867 -> 869
+    of 1080p seeds 500-649 (1 -> 1); seeds 150-299 and 500-649 at 720p
+    found as many (misreads 13 -> 13, 10 -> 11)."""
     outlines, anchors = [], []
     for x in found:
         anchors += x.anchors
