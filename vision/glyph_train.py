@@ -72,10 +72,11 @@ patches, both likeliest right 1680 -> 1704 -> 1718 of 1920 (the reader's
 reads 1452 -> 1462 -> 1469, misreads 27 -> 26 -> 28).  Tried and not
 shipped: a third round adding 1400 more 1080p frames' glyphs (seeds
 201000-202399, ``--frame 1920x1080``) read 4 fewer right on 720p seeds
-150-299 and 1 fewer on 1080p 500-649, the rest alike; a wider suit network (24, 48, 128) trained afresh on the first
-of these sets (10 epochs): 1802 patches' suits right against the
-fine-tune's 1784, but in the 450 scenes 3 more read right for no fewer
-misreads, at about four times the suit network's arithmetic.
+150-299 and 1 fewer on 1080p 500-649, the rest alike; a wider suit
+network (24, 48, 128) trained afresh on the first of these sets (10
+epochs): 1802 patches' suits right against the fine-tune's 1784, but in
+the 450 scenes 3 more read right for no fewer misreads, at about four
+times the suit network's arithmetic.
 
 The fine-tune before it: OLD.npz is c614b98's vision/glyph_model.npz (45501 + 2545 + 922 +
 3296 samples; /tmp/A.pkl was drawn on a machine whose fonts also held
