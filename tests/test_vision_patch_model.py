@@ -87,6 +87,33 @@ def test_it_reads_alone_only_where_the_glyph_networks_and_the_ink_colour_agree()
     raise AssertionError("no drawn index was read")
 
 
+def test_on_ink_of_no_clear_colour_it_reads_alone_when_sure_and_the_glyph_networks_agree():
+    """Where the reader cut glyphs but could not tell their ink black from
+    red (gl.red None), the network's suit names the colour: it reads at
+    patch_no_colour, and only when the glyph networks' likeliest rank and
+    suit of all four are its own."""
+    for p, _, _ in _drawn(9_000_004, n=40):
+        gl = extract_glyphs(p)
+        pr, ps = patch_model.patch_probs(p)
+        if gl is None or decide_patch(p, gl, pr[0], ps[0], THRESHOLDS) is None:
+            continue
+        unsure = dataclasses.replace(gl, red=None)
+        r = decide_patch(p, unsure, pr[0], ps[0], THRESHOLDS)
+        assert r is not None and r == decide_patch(p, gl, pr[0], ps[0], THRESHOLDS)
+        g_rank = np.eye(len(glyph_model.RANK_CLASSES))[glyph_model.RANK_CLASSES.index(r.rank)]
+        g_suit = np.eye(len(glyph_model.SUIT_CLASSES))[glyph_model.SUIT_CLASSES.index(r.suit)]
+        assert decide_patch(p, unsure, pr[0], ps[0], THRESHOLDS, (g_rank, g_suit)) == r
+        # any other suit of the glyph networks' declines (all four count without a colour)
+        other_suit = SUITS[(SUITS.index(r.suit) + 1) % len(SUITS)]
+        g_other = np.eye(len(glyph_model.SUIT_CLASSES))[glyph_model.SUIT_CLASSES.index(other_suit)]
+        assert decide_patch(p, unsure, pr[0], ps[0], THRESHOLDS, (g_rank, g_other)) is None
+        strict = dataclasses.replace(THRESHOLDS, patch_no_colour=1.01)
+        assert decide_patch(p, unsure, pr[0], ps[0], strict) is None
+        assert decide_patch(p, gl, pr[0], ps[0], strict) == r  # a clear colour does not need it
+        return
+    raise AssertionError("no drawn index was read")
+
+
 def test_reads_the_index_patches_a_frame_gives():
     """Patches cut at the corners the pipeline finds in generated 720p
     frames (seeds no training set used): the network that learnt from such
