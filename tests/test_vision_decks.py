@@ -9,6 +9,7 @@ bench/vision_decks.py) less a margin, not targets.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -118,7 +119,7 @@ def test_a_photo_reads_a_jumbo_index_the_size_test_passes_over(monkeypatch):
     cut off at the patch's foot: declined at the usual patch.  In a phone
     photo (about 6.5 px per mm here) every declined corner is read zoomed out
     too (pipeline.ZOOM_ALL_PPM), so its J of diamonds is read."""
-    from vision import pipeline
+    from vision import corner_index, pipeline
 
     found = [d for d in decklib.decks() if d.name == "aisleriot/tango"]
     if not found:
@@ -131,6 +132,10 @@ def test_a_photo_reads_a_jumbo_index_the_size_test_passes_over(monkeypatch):
     assert jd and jd[0].readable
     labels = {s.label for s in VisionPipeline().process(img).sightings}
     assert "JD" in labels
-    # only the zoomed-out look reads it: the size test alone passes it over
+    # without the zoomed-out look, only the whole-patch network reading where
+    # no glyphs were cut (Thresholds.patch_no_glyphs) reads it: the size test
+    # alone passes it over
     monkeypatch.setattr(pipeline, "ZOOM_ALL_PPM", float("inf"))
+    assert "JD" in {s.label for s in VisionPipeline().process(img).sightings}
+    monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(corner_index.THRESHOLDS, patch_no_glyphs=1.01))
     assert "JD" not in {s.label for s in VisionPipeline().process(img).sightings}

@@ -30,6 +30,11 @@ def _misread(seed: int) -> list[tuple[str, str]]:
     return score(VisionPipeline().process(img), truth).misread
 
 
+def _glyph_reader_alone() -> corner_index.Thresholds:
+    """The reader's thresholds with the whole-patch network never reading alone."""
+    return dataclasses.replace(corner_index.THRESHOLDS, patch_rank=1.01, patch_no_glyphs=1.01)
+
+
 def _no_layout_check(monkeypatch):
     monkeypatch.setattr(near_pip, "contradicts_rank", lambda *a, **k: False)
 
@@ -45,6 +50,11 @@ def _no_layout_check(monkeypatch):
     ],
 )
 def test_the_face_beside_the_index_declines_a_rank_of_another_shape(seed, misread, monkeypatch, start_glyph_nets):
+    # the glyph reader's misreads; the whole-patch network reading alone is
+    # kept out (the one trained on more frames, beside these older glyph
+    # networks, takes scene 218's 5 of hearts for an 8 at a place this
+    # guard does not look; with the shipped glyph networks it is read right)
+    monkeypatch.setattr(corner_index, "THRESHOLDS", _glyph_reader_alone())
     assert misread not in _misread(seed)
     _no_layout_check(monkeypatch)
     assert misread in _misread(seed)
@@ -71,7 +81,7 @@ def test_a_stacked_index_read_unsure_must_read_again_the_same(seed, misread, mon
     # the glyph reader's rule; the whole-patch network reading alone is kept
     # out (scene 526's ace, upside down beside the corner it is sampled from,
     # is a 4 to it and to the glyph networks: docs/vision.md, known weaknesses)
-    monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(corner_index.THRESHOLDS, patch_rank=1.01))
+    monkeypatch.setattr(corner_index, "THRESHOLDS", _glyph_reader_alone())
     assert misread not in _misread(seed)
     monkeypatch.setattr(pl, "SIBLING_SURE", 0.0)
     assert misread in _misread(seed)

@@ -477,26 +477,34 @@ def _view(raw: np.ndarray, floor: float, box) -> np.ndarray:
 def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
     """Find an index layout (a rank glyph group with a suit glyph below it) in an
     upright patch, without deciding what they are."""
+    return cut_glyphs(patch)[0]
+
+
+def cut_glyphs(patch: np.ndarray) -> tuple[Glyphs | None, bool]:
+    """extract_glyphs' glyphs, and whether, where it cut none, the patch
+    held glyph-sized ink it could not lay out as an index (a rank run into
+    its suit, a suit lost to blur): the whole-patch network may read there
+    (Thresholds.patch_no_glyphs), not on a blank or smudged patch."""
     raw = _ink(patch)
     cumulative = _cumulative(raw)
     seg = _segment(patch, raw, cumulative)
     if seg is None:
-        return None
+        return None, False
     labels, comps, tall = seg
     found = _layout(comps)
     if found is None:
         # the topmost tall component may be a rank and a suit run together
         cands = sorted(comps + tall, key=lambda c: c[2])
         if not cands:
-            return None
+            return None, False
         c = cands[0]
         labels = labels.copy()
         parts = _split_merged(labels, c, int(labels.max()) + 1)
         if parts is None:
-            return None
+            return None, True
         found = _layout([x for x in comps if x != c] + parts)
         if found is None:
-            return None
+            return None, True
     group, suit_c = found
     gx0 = min(c[1] for c in group)
     gx1 = max(c[1] + c[3] for c in group)
@@ -516,7 +524,7 @@ def extract_glyphs(patch: np.ndarray) -> Glyphs | None:
         (sx, sy, sw, sh),
         _view(raw, p20, (gx0, gy0, gx1, gy1)),
         _view(raw, p20, (sx, sy, sx + sw, sy + sh)),
-    )
+    ), False
 
 
 # The trained network (vision.glyph_model) reads; the font templates check it.
@@ -596,6 +604,16 @@ class Thresholds:
     # 1080p 500-649 871 / 0 both.  0.9 read 3 fewer of seeds 0-149 for no
     # fewer misreads.
     patch_no_colour: float = 0.8
+    # Where the reader could cut no glyphs from glyph-sized ink (a rank run
+    # into its suit, a suit blurred away: cut_glyphs' "uncut"), the network
+    # may read alone at this, when the strong ink's colour is clearly the
+    # suit's (read_without_glyphs); never on a blank patch or one without
+    # glyph-sized ink (there it read nothing right in 30 720p frames, and
+    # asking it everywhere cost 10 ms a 12-card frame).  With the weights
+    # shipped before (be0e4af), found / misread: 720p seeds 0-149 767 / 11
+    # -> 780 / 11 (0.9: 778 / 11), 500-649 763 / 8 -> 771 / 8 (0.9 alike);
+    # 1080p 500-649 871 / 0 -> 873 / 1 (a 3 of spades read as clubs).
+    patch_no_glyphs: float = 0.8
 
     def rank_stands(self, ev: Evidence, rank: str, p: float) -> bool:
         """Whether the glyph networks' likeliest ``rank`` (at ``p``) stands
@@ -646,12 +664,15 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
         whole = whole_probs(patch)
         if whole[0][-1] >= t.patch_skip:
             return None, None
-    gl = (glyphs_of or extract_glyphs)(patch)
+    cut = getattr(glyphs_of, "cut", None) or (None if glyphs_of else cut_glyphs)
+    gl, uncut = cut(patch) if cut else (glyphs_of(patch), None)
     if gl is not None and (refs.taught or not glyph_model.available()):
         r = _read_templates(gl, refs)
         if r is not None or not glyph_model.available():
             return r, None
     if gl is None:
+        if use_whole and t.patch_no_glyphs <= 1 and (uncut if uncut is not None else cut_glyphs(patch)[1]):
+            return read_without_glyphs(patch, t, whole), None
         return None, None
     ev = evidence(gl, refs, whole=whole)
     r = decide(ev, t)
@@ -669,6 +690,36 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
     if r is not None and (ev.template_rank or refs.rank(gl.rank_ink)[0]) in FOREIGN_RANKS:
         return None, ev
     return r, ev
+
+
+#: where an index's rank and suit glyphs lie in a patch when they were not cut
+#: (x, y, w, h: the median boxes of cut glyphs in 720p frames' right-way patches)
+NOMINAL_RANK_BOX = (11, 11, 16, 26)
+NOMINAL_SUIT_BOX = (10, 41, 18, 20)
+#: the mean redness of a patch's strong ink (patch_model's input channels)
+#: that a red suit needs, and that a black suit must stay under: on 720p
+#: frames' right-way index patches, 95 % of red indices lie above 0.13 and
+#: 99 % of black ones under 0.16 (medians 0.31 and -0.01)
+RED_INK_AT_LEAST = 0.2
+BLACK_INK_AT_MOST = 0.08
+
+
+def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexReading | None:
+    """The whole-patch network's reading of a patch whose glyphs could not be
+    cut: at ``t.patch_no_glyphs``, when the strong ink's colour is clearly
+    the suit's.  Its boxes are where an index's glyphs usually lie."""
+    x = patch_model.patch_inputs(patch)
+    pr, ps = whole or (p[0] for p in patch_model.input_probs(x))
+    r, si = int(np.argmax(pr)), int(np.argmax(ps))
+    rank, suit = patch_model.RANK_CLASSES[r], patch_model.SUIT_CLASSES[si]
+    if rank not in RANKS or min(pr[r], ps[si]) < t.patch_no_glyphs:
+        return None
+    strong = x[0, 0] > 0.5
+    redness = float(x[0, 1][strong].mean()) if strong.any() else 0.0
+    clear = redness >= RED_INK_AT_LEAST if suit in RED_SUITS else redness <= BLACK_INK_AT_MOST
+    if not clear:
+        return None
+    return IndexReading(rank, suit, float(t.patch_conf * min(pr[r], ps[si])), NOMINAL_RANK_BOX, NOMINAL_SUIT_BOX)
 
 
 def whole_probs(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

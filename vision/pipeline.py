@@ -47,6 +47,7 @@ from .corner_index import (
     IndexReading,
     References,
     builtin_references,
+    cut_glyphs,
     evidence,
     extract_glyphs,
     read_patch,
@@ -115,16 +116,20 @@ SCALE_SEARCH_EVERY = 30
 
 
 class _GlyphCache:
-    """Glyphs cut from each patch once (:func:`vision.corner_index.extract_glyphs`),
+    """Glyphs cut from each patch once (:func:`vision.corner_index.cut_glyphs`),
     for one frame: the patch is kept with its glyphs, so its id stays its own."""
 
     def __init__(self) -> None:
-        self._seen: dict[int, tuple[np.ndarray, Glyphs | None]] = {}
+        self._seen: dict[int, tuple[np.ndarray, tuple[Glyphs | None, bool]]] = {}
 
     def __call__(self, patch: np.ndarray) -> Glyphs | None:
+        return self.cut(patch)[0]
+
+    def cut(self, patch: np.ndarray) -> tuple[Glyphs | None, bool]:
+        """cut_glyphs' answer for ``patch`` (read_patch asks for it so)."""
         hit = self._seen.get(id(patch))
         if hit is None or hit[0] is not patch:
-            hit = self._seen[id(patch)] = (patch, extract_glyphs(patch))
+            hit = self._seen[id(patch)] = (patch, cut_glyphs(patch))
         return hit[1]
 
 
