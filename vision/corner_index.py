@@ -575,7 +575,10 @@ class Thresholds:
     # read: 300 scenes at 720p (seeds 0-149 and 500-649) 1357 -> 1496
     # found, 26 -> 30 misread.  Tuned on a sibling run of the same recipe
     # (1496 and 29 at 0.8; 0.8 rank and 0.9 suit 1482 and 30; 0.75 and 0.9
-    # 1490 and 31).
+    # 1490 and 31).  With the weights retrained in session 30, these two and
+    # patch_no_colour and patch_no_glyphs together, 720p seeds 0-149 and
+    # 500-649: 0.8 783 / 9 and 786 / 9; 0.75 789 / 12 and 788 / 11; 0.85
+    # 776 / 8 and 781 / 7.
     patch_rank: float = 0.8
     patch_suit: float = 0.8
     # Its probabilities may also join the glyph networks' (this share of the
