@@ -568,7 +568,8 @@ class Thresholds:
     # probabilities must reach these, and the suit's colour must be the ink's
     # (where the ink has a clear colour: patch_no_colour).
     # The glyph networks' likeliest rank and suit must be the same.  Without
-    # cut glyphs it does not read: hands and clutter fooled it there.  0.95
+    # cut glyphs it reads only where glyph-sized ink was left uncut
+    # (patch_no_glyphs): anywhere, hands and clutter fooled it.  0.95
     # while the network had learnt from drawn corners alone (60 % of a
     # frame's index patches right); trained on patches cut from frames as
     # well (90 %), 0.8 found the most cards for no more misreads per card
@@ -642,8 +643,9 @@ def read_patch(patch: np.ndarray, refs: References | None = None, glyphs_of=None
     A taught deck is read by its templates alone (they are that deck's own
     glyphs).  Otherwise two readers that fail differently must agree: the
     templates drawn from the machine's fonts and the trained glyph network.
-    Where they decline glyphs that were cut (blurred, unsure), the
-    whole-patch network may read alone when it is very sure.  Without the
+    Where they decline glyphs that were cut (blurred, unsure, of no clear
+    colour), or no index could be cut from glyph-sized ink, the whole-patch
+    network may read alone when it is very sure.  Without the
     networks' weights, the templates alone.  ``glyphs_of``: cuts the glyphs
     instead of :func:`extract_glyphs` (the pipeline's per-frame cache, so
     that a declined patch's glyphs are not cut again by the stages that
@@ -667,6 +669,7 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
         whole = whole_probs(patch)
         if whole[0][-1] >= t.patch_skip:
             return None, None
+    # the glyphs, and whether glyph-sized ink was left uncut (None: not asked yet)
     cut = getattr(glyphs_of, "cut", None) or (None if glyphs_of else cut_glyphs)
     gl, uncut = cut(patch) if cut else (glyphs_of(patch), None)
     if gl is not None and (refs.taught or not glyph_model.available()):
@@ -712,7 +715,10 @@ def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexRe
     cut: at ``t.patch_no_glyphs``, when the strong ink's colour is clearly
     the suit's.  Its boxes are where an index's glyphs usually lie."""
     x = patch_model.patch_inputs(patch)
-    pr, ps = whole or (p[0] for p in patch_model.input_probs(x))
+    if whole is None:
+        rank_p, suit_p = patch_model.input_probs(x)
+        whole = rank_p[0], suit_p[0]
+    pr, ps = whole
     r, si = int(np.argmax(pr)), int(np.argmax(ps))
     rank, suit = patch_model.RANK_CLASSES[r], patch_model.SUIT_CLASSES[si]
     if rank not in RANKS or min(pr[r], ps[si]) < t.patch_no_glyphs:

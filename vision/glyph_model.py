@@ -60,7 +60,7 @@ def glyph_canvas(ink: np.ndarray, out: np.ndarray | None = None) -> tuple[np.nda
 
 
 @functools.cache
-def _neighbours(c: int, h: int, w: int) -> np.ndarray:
+def conv_neighbours(c: int, h: int, w: int) -> np.ndarray:
     """Indices into a flattened C x H x W array with a zero appended: row
     (neighbour, channel), column pixel; outside the image -> the zero."""
     ch, y, x = np.meshgrid(np.arange(c), np.arange(h), np.arange(w), indexing="ij")
@@ -77,7 +77,7 @@ def _im2col(x: np.ndarray) -> np.ndarray:
     """C x H x W -> (9*C) x (H*W): every pixel's 3 x 3 neighbourhood (zero
     padded), neighbour by neighbour, each neighbour's channels together."""
     c, h, w = x.shape
-    return np.concatenate((x.ravel(), _ZERO)).take(_neighbours(c, h, w))
+    return np.concatenate((x.ravel(), _ZERO)).take(conv_neighbours(c, h, w))
 
 
 def _pool(x: np.ndarray) -> np.ndarray:

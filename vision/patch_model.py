@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .geometry import INDEX_BOX_H, INDEX_BOX_W
-from .glyph_model import _neighbours
+from .glyph_model import conv_neighbours
 from .glyphs import RANKS, SUITS
 
 MODEL_PATH = Path(__file__).with_name("patch_model.npz")
@@ -73,7 +73,7 @@ def _im2col(x: np.ndarray) -> np.ndarray:
     c, n, h, w = x.shape
     if n == 1:
         # one patch (the reader's usual call): one gather, a third of the time of the stack below
-        return np.concatenate((x.ravel(), _ZERO)).take(_neighbours(c, h, w))
+        return np.concatenate((x.ravel(), _ZERO)).take(conv_neighbours(c, h, w))
     xp = np.zeros((c, n, h + 2, w + 2), x.dtype)
     xp[:, :, 1:-1, 1:-1] = x
     return np.stack([xp[:, :, dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)]).reshape(9 * c, n * h * w)
