@@ -646,10 +646,10 @@ def read_patch(patch: np.ndarray, refs: References | None = None, glyphs_of=None
     Where they decline glyphs that were cut (blurred, unsure, of no clear
     colour), or no index could be cut from glyph-sized ink, the whole-patch
     network may read alone when it is very sure.  Without the
-    networks' weights, the templates alone.  ``glyphs_of``: cuts the glyphs
-    instead of :func:`extract_glyphs` (the pipeline's per-frame cache, so
-    that a declined patch's glyphs are not cut again by the stages that
-    look at it next)."""
+    networks' weights, the templates alone.  ``glyphs_of``: the pipeline's
+    per-frame glyph cache, whose ``cut(patch)`` answers as
+    :func:`cut_glyphs` does, so that a declined patch's glyphs are not cut
+    again by the stages that look at it next."""
     return read_patch_evidence(patch, refs, glyphs_of)[0]
 
 
@@ -669,15 +669,13 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
         whole = whole_probs(patch)
         if whole[0][-1] >= t.patch_skip:
             return None, None
-    # the glyphs, and whether glyph-sized ink was left uncut (None: not asked yet)
-    cut = getattr(glyphs_of, "cut", None) or (None if glyphs_of else cut_glyphs)
-    gl, uncut = cut(patch) if cut else (glyphs_of(patch), None)
+    gl, uncut = (glyphs_of.cut if glyphs_of is not None else cut_glyphs)(patch)
     if gl is not None and (refs.taught or not glyph_model.available()):
         r = _read_templates(gl, refs)
         if r is not None or not glyph_model.available():
             return r, None
     if gl is None:
-        if use_whole and t.patch_no_glyphs <= 1 and (uncut if uncut is not None else cut_glyphs(patch)[1]):
+        if use_whole and t.patch_no_glyphs <= 1 and uncut:
             return read_without_glyphs(patch, t, whole), None
         return None, None
     ev = evidence(gl, refs, whole=whole)
