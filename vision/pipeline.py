@@ -774,8 +774,9 @@ class VisionPipeline:
     def _read_corner(
         self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None, glyphs_of=None
     ) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
-        """The best reading at corner ``c`` of the two edge assignments (one, when
-        an edge is longer than a card is wide), or None.  A ``notched`` corner
+        """The best reading at corner ``c`` of the two edge assignments (when an
+        edge is longer than a card is wide, the other only if that one does not
+        read), or None.  A ``notched`` corner
         (extrapolated across ink, :func:`vision.cards.find_notched_corners`) and
         an index too large for the patch (read from a wider patch) are read a
         second time, placed a little differently, and count only when both
@@ -784,13 +785,18 @@ class VisionPipeline:
         way to ``declined``, when given (for :meth:`_fused`); ``glyphs_of``:
         the frame's glyph cache, which keeps those patches' glyphs."""
         options = [(c.d1, c.d2), (c.d2, c.d1)]
+        # an edge longer than a card is wide is its long edge, most often: that
+        # assignment first, and the other only where it does not read (white on
+        # white, a card's short edge runs on along the next card's into one edge
+        # of their paper region)
         if c.len1 > 72 and c.len2 <= 72:
-            options = [(c.d2, c.d1)]
-        elif c.len2 > 72 and c.len1 <= 72:
-            options = [(c.d1, c.d2)]
+            options.reverse()
+        long_first = max(c.len1, c.len2) > 72 and min(c.len1, c.len2) <= 72
         best = None
         declined_here = []
         for u, v in options:
+            if long_first and best is not None:
+                break
             patch = sample_patch(frame, plane, c.point, u, v)
             r = read_patch(patch, self.refs, glyphs_of)
             if r is None:
