@@ -158,9 +158,31 @@ def test_it_does_not_read_alone_what_the_templates_take_for_a_foreign_jack(monke
     eight = IndexReading("8", "spades", 0.65, (0, 0, 1, 1), (0, 2, 1, 1))
     monkeypatch.setattr(corner_index, "decide_patch", lambda *a, **k: eight)
     monkeypatch.setattr(References, "rank", lambda self, ink: ("8", 0.9, 0.2))
+    monkeypatch.setattr(References, "suit", lambda self, ink, red: ("clubs", 0.9, 0.2))
     assert read_patch(patch) == eight
     monkeypatch.setattr(References, "rank", lambda self, ink: ("B", 0.9, 0.2))
     assert read_patch(patch) is None
+
+
+def test_the_templates_naming_the_same_card_make_the_network_reading_surer(monkeypatch):
+    """A third reader agreeing (the font templates' rank and suit) lifts the
+    network's reading to what the spot searches take (Thresholds.patch_templates_agree)."""
+    from vision import corner_index
+    from vision.corner_index import THRESHOLDS, IndexReading, References, read_patch
+
+    patch = next(p for p, _, _ in _drawn(9_000_005, n=20) if (g := extract_glyphs(p)) is not None and g.red is not None)
+    monkeypatch.setattr(corner_index, "decide", lambda ev, t: None)
+    eight = IndexReading("8", "spades", 0.56, (0, 0, 1, 1), (0, 2, 1, 1))
+    monkeypatch.setattr(corner_index, "decide_patch", lambda *a, **k: eight)
+    monkeypatch.setattr(References, "rank", lambda self, ink: ("8", 0.9, 0.2))
+    monkeypatch.setattr(References, "suit", lambda self, ink, red: ("spades", 0.9, 0.2))
+    r = read_patch(patch)
+    assert (r.rank, r.suit) == ("8", "spades")
+    assert r.confidence == pytest.approx(0.56 + THRESHOLDS.patch_templates_agree)
+    for rank, suit in (("8", "clubs"), ("6", "spades")):
+        monkeypatch.setattr(References, "rank", lambda self, ink, rank=rank: (rank, 0.9, 0.2))
+        monkeypatch.setattr(References, "suit", lambda self, ink, red, suit=suit: (suit, 0.9, 0.2))
+        assert read_patch(patch) == eight
 
 
 def test_a_blank_patch_is_no_uncut_index_and_a_cut_one_neither():
