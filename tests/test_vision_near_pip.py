@@ -255,7 +255,7 @@ def test_the_near_pip_bench_gives_every_missed_card_one_class():
     from bench.vision_near_pip import classify
 
     misses: list = []
-    t = classify(2, seed0=6, misses=misses)
+    t = classify(2, seed0=8, misses=misses)  # seeds 6 and 7 read whole since session 31's whole-index network
     classes = {k: v for k, v in t.items() if isinstance(k, tuple)}
     assert t["missed"] == sum(classes.values()) == len(misses)
     assert 0 < t["missed"] < t["expected"]

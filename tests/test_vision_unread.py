@@ -81,11 +81,12 @@ def test_anchor_is_where_a_reading_would_be_anchored():
     assert anchor(_look(0, (0, 0), (0, 1), (-1, 0))) == pytest.approx([-8, 5])
 
 
-@pytest.mark.parametrize("seed", [14, 18, 35, 94])
+@pytest.mark.parametrize("seed", [14, 18, 31, 35])
 def test_generated_scenes_unknowns_lie_on_real_cards(seed, start_glyph_nets):
     """Scenes (seeds chosen where the reader declines staggered cards at 720p; seeds 14
     and 35 without a mat; 6 and 8 were, until the pip row beside the index read them,
-    and 7 and 17 until the whole-patch network learnt from frames' patches;
+    7 and 17 until the whole-patch network learnt from frames' patches, and 94
+    until it was widened in session 31;
     with the glyph networks of then, since the current ones read seed 35's)
     whose every unknown from declined corners lies on a card of the scene."""
     img, truth = render_scene(1280, 720, 4 + (seed % 9), seed=seed, mat=seed % 3 != 2)
