@@ -52,7 +52,11 @@ patch lies within 1.5 mm of a tried corner's skipped and the rest tried
 last.  At 720p that read 26 more cards right for 5 more misreads (one in
 six of what it added wrong), at 1080p 1 more misread and none more right;
 holding those pairs to 0.85 confidence, 10 more right for 3 more
-misreads; with 3 mm instead of 1.5, fewer read right.  Not adopted.
+misreads; with 3 mm instead of 1.5, fewer read right.  Not adopted.  With
+the wider whole-index network of session 31, no tried corner's spots
+skipped at all: 720p seeds 0-149 797 -> 807 found, misreads 8 -> 13;
+500-649 797 -> 811, 10 -> 14 (a third of what it added wrong).  Not
+adopted.
 Wider size limits for big indices (ranks to 14 mm) found one more
 card in some third-party decks and read two 6/9 upside down in another;
 finding ink finer than the paper mask (the darkest colour channel against
