@@ -10,8 +10,8 @@ from vision import glyph_model
 def _logits_plain(net, img: np.ndarray, aspect: float) -> np.ndarray:
     """glyph_model._Net.logits as it was before the rewrite (commit 43298ad)."""
     n = img.shape[1]
-    a1 = np.maximum(net.K1 @ glyph_model._im2col(img) + net.c1, 0).reshape(-1, n, n)
-    a2 = np.maximum(net.K2 @ glyph_model._im2col(glyph_model._pool(a1)) + net.c2, 0).reshape(-1, n // 2, n // 2)
+    a1 = np.maximum(net.K1 @ glyph_model.im2col(img) + net.c1, 0).reshape(-1, n, n)
+    a2 = np.maximum(net.K2 @ glyph_model.im2col(glyph_model._pool(a1)) + net.c2, 0).reshape(-1, n // 2, n // 2)
     f = np.concatenate((glyph_model._pool(a2).ravel(), np.array([aspect], np.float32)))
     h = np.maximum(f @ net.W1 + net.b1, 0)
     return h @ net.W2 + net.b2

@@ -60,7 +60,7 @@ def glyph_canvas(ink: np.ndarray, out: np.ndarray | None = None) -> tuple[np.nda
 
 
 @functools.cache
-def conv_neighbours(c: int, h: int, w: int) -> np.ndarray:
+def _neighbours(c: int, h: int, w: int) -> np.ndarray:
     """Indices into a flattened C x H x W array with a zero appended: row
     (neighbour, channel), column pixel; outside the image -> the zero."""
     ch, y, x = np.meshgrid(np.arange(c), np.arange(h), np.arange(w), indexing="ij")
@@ -73,11 +73,12 @@ def conv_neighbours(c: int, h: int, w: int) -> np.ndarray:
     return np.concatenate(rows).astype(np.intp)
 
 
-def _im2col(x: np.ndarray) -> np.ndarray:
+def im2col(x: np.ndarray) -> np.ndarray:
     """C x H x W -> (9*C) x (H*W): every pixel's 3 x 3 neighbourhood (zero
-    padded), neighbour by neighbour, each neighbour's channels together."""
+    padded), neighbour by neighbour, each neighbour's channels together
+    (also vision.patch_model's, for one patch)."""
     c, h, w = x.shape
-    return np.concatenate((x.ravel(), _ZERO)).take(conv_neighbours(c, h, w))
+    return np.concatenate((x.ravel(), _ZERO)).take(_neighbours(c, h, w))
 
 
 def _pool(x: np.ndarray) -> np.ndarray:
@@ -110,8 +111,8 @@ class _Net:
         # each layer pooled before its bias and ReLU: a max of sums with one
         # bias is that bias added to their max, and ReLU keeps the order (the
         # same numbers as pooling after them), on a quarter of the values
-        a1 = _biased_relu(_pool((self.K1 @ _im2col(img)).reshape(-1, n, n)), self.c1)
-        a2 = _biased_relu(_pool((self.K2 @ _im2col(a1)).reshape(-1, n // 2, n // 2)), self.c2)
+        a1 = _biased_relu(_pool((self.K1 @ im2col(img)).reshape(-1, n, n)), self.c1)
+        a2 = _biased_relu(_pool((self.K2 @ im2col(a1)).reshape(-1, n // 2, n // 2)), self.c2)
         f = np.concatenate((a2.ravel(), np.array([aspect], np.float32)))
         h = f @ self.W1
         h += self.b1

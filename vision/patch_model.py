@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .geometry import INDEX_BOX_H, INDEX_BOX_W
-from .glyph_model import conv_neighbours
+from .glyph_model import im2col
 from .glyphs import RANKS, SUITS
 
 MODEL_PATH = Path(__file__).with_name("patch_model.npz")
@@ -38,7 +38,6 @@ IN_PPM = 2.0
 IN_W, IN_H = int(INDEX_BOX_W * IN_PPM), int(INDEX_BOX_H * IN_PPM)
 #: convolution layers' weight names in the weights file (then fc, rank, suit)
 CONVS = ("conv1", "conv2", "conv3")
-_ZERO = np.zeros(1, np.float32)
 
 
 def patch_inputs(patches: np.ndarray) -> np.ndarray:
@@ -73,7 +72,7 @@ def _im2col(x: np.ndarray) -> np.ndarray:
     c, n, h, w = x.shape
     if n == 1:
         # one patch (the reader's usual call): one gather, a third of the time of the stack below
-        return np.concatenate((x.ravel(), _ZERO)).take(conv_neighbours(c, h, w))
+        return im2col(x[:, 0])
     xp = np.zeros((c, n, h + 2, w + 2), x.dtype)
     xp[:, :, 1:-1, 1:-1] = x
     return np.stack([xp[:, :, dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)]).reshape(9 * c, n * h * w)
