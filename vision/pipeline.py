@@ -789,9 +789,9 @@ class VisionPipeline:
         # assignment first, and the other only where it does not read (white on
         # white, a card's short edge runs on along the next card's into one edge
         # of their paper region)
-        if c.len1 > 72 and c.len2 <= 72:
+        long_first = (c.len1 > 72) != (c.len2 > 72)
+        if long_first and c.len1 > 72:
             options.reverse()
-        long_first = max(c.len1, c.len2) > 72 and min(c.len1, c.len2) <= 72
         best = None
         declined_here = []
         for u, v in options:
