@@ -164,10 +164,12 @@ def test_replug_under_a_new_path_is_found(sim):
         assert wait_for(lambda: m.has("coins"))
         m.set_aggression_coins({(7, "right"): True})
         coins = sim.board("sim-coins")
-        keep = os.openpty()  # hold a pty so the next one gets a different number
+        first = coins.path
+        coins.unplug()
+        # Hold a pty while the board is out: the kernel hands out the lowest free number, so the
+        # freed one goes to this holder and the replugged board gets a different name.
+        keep = os.openpty()
         try:
-            first = coins.path
-            coins.unplug()
             second = coins.plug()
             assert second != first
             assert wait_for(lambda: {s.board_id: s for s in m.status()}["sim-coins"].port == second)
