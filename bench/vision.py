@@ -10,11 +10,14 @@ shared machine they are noisy.  A last line times a still table, where frames
 that differ only by sensor noise reuse the last result.  Accuracy:
 cards found % (face cards with an uncovered corner index that got a card
 sighting at one of their index corners), found cards read correctly %, and
-frames with a false card on an occluder (a hand or arm)."""
+frames with a false card on an occluder (a hand or arm); then found and read
+by background and by scale (image px per mm over each card's face: with a
+tilted camera, far cards are smaller), which shows where the losses lie."""
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -64,6 +67,10 @@ def timings(repeats: int, scenes: int) -> None:
     print(f"still table (1280x720, 12 cards, sensor noise; reuse_static=True): cpu median {statistics.median(cpu):.1f} ms", flush=True)
 
 
+#: px per mm bands for the found-by-scale table
+SCALE_BANDS = (0.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.8, 2.0, 2.2, 2.6, 99.0)
+
+
 def accuracy(n_scenes: int, seed0: int = 0, size: tuple[int, int] = (1280, 720), list_misreads: bool = False) -> None:
     total = Score()
     misreads: list[tuple[int, str, str]] = []
@@ -102,6 +109,17 @@ def accuracy(n_scenes: int, seed0: int = 0, size: tuple[int, int] = (1280, 720),
     print("  by background:")
     for k, s in sorted(by_background.items()):
         print(f"    {k:12s} found {pct(s.found, s.expected):6.2f} %  read {pct(s.read, s.found):6.2f} %")
+    print("  by scale (image px per card mm; a card 63 mm wide, at 1.3 px/mm, is 82 px wide):")
+    for lo, hi in itertools.pairwise(SCALE_BANDS):
+        band = [(f, r) for px, f, r in total.outcomes if lo <= px < hi]
+        if not band:
+            continue
+        n_found = sum(f for f, _ in band)
+        label = f"{lo:.1f}-{hi:.1f}" if hi < 99 else f"{lo:.1f}+"
+        print(
+            f"    {label:9s} {len(band):5d} cards  found {pct(n_found, len(band)):6.2f} %  "
+            f"read {pct(sum(r for _, r in band), n_found):6.2f} %"
+        )
     if list_misreads:
         for seed, t, r in misreads:
             print(f"  misread: scene {seed}: {t} -> {r}")

@@ -81,3 +81,14 @@ def test_a_reading_at_an_uncovered_index_is_that_card_not_the_one_under_it():
     spot = _index_spots(top, truth.homography)[0]
     s = score(_reading(spot + 1.5), truth)  # nearer the covered index of the card underneath
     assert (s.expected, s.found, s.read, s.misread) == (2, 1, 1, [])
+
+
+def test_each_card_outcome_carries_its_scale():
+    """bench/vision.py's found-by-scale table: each expected card with its px per mm, found, read."""
+    truth = _truth()
+    spot = _index_spots(truth.cards[0], truth.homography)[0]
+    ((px, found, read),) = score(_reading(spot, "J", "spades"), truth).outcomes
+    assert abs(px - PPM) < 1e-3 and found and not read
+    total = score(_reading(spot), truth)
+    total.add(score(FrameResult([], (800, 600)), truth))
+    assert [(f, r) for _, f, r in total.outcomes] == [(True, True), (False, False)]

@@ -35,11 +35,14 @@ class Score:
     backs_found: int = 0
     printed_expected: int = 0
     printed_found: int = 0
+    #: per expected face card: (its scale in image px per card mm, found, read right)
+    outcomes: list[tuple[float, bool, bool]] = field(default_factory=list)
 
     def add(self, other: Score) -> None:
         for k in ("expected", "found", "read", "reported_unknown", "false_cards", "false_on_occluder", "backs_expected", "backs_found", "printed_expected", "printed_found"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.misread += other.misread
+        self.outcomes += other.outcomes
 
 
 def _index_spots(card, H: np.ndarray) -> np.ndarray:
@@ -66,6 +69,12 @@ def _spots_uncovered(card) -> list[bool]:
     return vis if len(vis) == 2 else [True, True]
 
 
+def card_scale(card) -> float:
+    """Image pixels per millimetre over a card's face (the square root of its
+    areas' ratio): where a camera tilts, cards on the far side are smaller."""
+    return float(np.sqrt(cv2.contourArea(np.float32(card.corners_px)) / cv2.contourArea(np.float32(card.corners_mm))))
+
+
 def score(result: FrameResult, truth: SceneTruth) -> Score:
     ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
     tol = 9 * ppm  # a reading is placed 5 mm x 8 mm in from its corner
@@ -84,6 +93,7 @@ def score(result: FrameResult, truth: SceneTruth) -> Score:
             if d < tol:
                 pairs.append((not shown[k], d, ci, sg))
     matched_cards: set[int] = set()
+    right: dict[int, bool] = {}
     # A reading at an uncovered index belongs to that card before any card whose index lies under it
     # there (a card laid square on another: its index covers the other's, a few pixels apart).
     for *_key, ci, sg in sorted(pairs, key=lambda x: x[:2]):
@@ -93,10 +103,12 @@ def score(result: FrameResult, truth: SceneTruth) -> Score:
         used.add(sg.id)
         s.found += 1
         card = faces[ci]
-        if (sg.rank, sg.suit) == (card.rank, card.suit):
+        right[ci] = (sg.rank, sg.suit) == (card.rank, card.suit)
+        if right[ci]:
             s.read += 1
         else:
             s.misread.append((f"{card.rank} {card.suit}", f"{sg.rank} {sg.suit}"))
+    s.outcomes = [(card_scale(card), ci in right, right.get(ci, False)) for ci, card in enumerate(faces)]
     unknown = [sg for sg in result.sightings if sg.kind == "unknown" and sg.id not in used]
     for ci, card in enumerate(faces):
         if ci in matched_cards or not unknown:
