@@ -186,10 +186,11 @@ def test_the_trace_tells_what_became_of_every_pair():
     assert len(trace["skip"]) == len(trace["spots"].centres)
 
 
-def test_pairs_with_no_card_end_seen_are_tried_few_and_never_read_as_6_or_9(monkeypatch):
+def test_pairs_with_no_card_end_seen_are_tried_few_and_read_right(monkeypatch):
     # every pair looks edge-free (as an index whose card edge is lost against
-    # a white card next to it): a few are still read, and a 6 or 9 is not
-    # trusted (upside down, each reads as the other)
+    # a white card next to it): a few are still read, and what is read is on
+    # the table (a 6 or 9 too: upside down each is the other, and the readers
+    # tell an upside-down patch)
     img, truth = render_scene(1280, 720, seed=1, layout=_pile_and_row(0), occluders=0)
     (frame, plane, holes, mask, gray, *_), kw = _finder_args(img)
     monkeypatch.setattr(ip, "edges_beyond", lambda gray, to_work, tops, vs: np.zeros(len(tops), bool))
@@ -197,7 +198,6 @@ def test_pairs_with_no_card_end_seen_are_tried_few_and_never_read_as_6_or_9(monk
     found = find_index_pairs(frame, plane, holes, mask, gray, refs=kw["refs"], trace=trace)
     tried = [c for c in trace["cands"] if c[3] in ("read", "declined", "misplaced")]
     assert 0 < len(tried) <= ip.MAX_BLIND_TRIES
-    assert all(p.reading.rank not in ip.TURN_ALIKE for p in found)
     cards = {(c.rank, c.suit) for c in truth.cards if c.kind == "face"}
     assert all((p.reading.rank, p.reading.suit) in cards for p in found)
 
