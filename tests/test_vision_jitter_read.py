@@ -148,3 +148,19 @@ def test_one_card_read_as_two_of_one_colour_at_its_corners_is_dropped():
     assert _conflicting([]) == []
     nan = _read_at([np.nan, np.nan], [1, 0], [0, 1], "8", "clubs")
     assert _conflicting([top, nan]) == []
+
+
+def test_two_cards_square_on_each_other_each_read_twice_both_stand():
+    """1080p scene 119: a four-index 2 of hearts under a jack of hearts, their outlines one,
+    each read at two corners; one reading against two is still one card read two ways."""
+    from vision import geometry as g
+    from vision.pipeline import _conflicting
+
+    far = [100 + g.CARD_W, 100 + g.CARD_H]
+    two = [_read_at([100, 100], [1, 0], [0, 1], "2", "hearts"), _read_at(far, [-1, 0], [0, -1], "2", "hearts")]
+    jack = [_read_at([101, 101], [1, 0], [0, 1], "J", "hearts"), _read_at(far, [-1, 0], [0, -1], "J", "hearts")]
+    assert _conflicting(two + jack) == []
+    # a seven of hearts read as diamonds at two corners and as hearts at a third (720p scene 621)
+    sevens = [_read_at([100, 100], [1, 0], [0, 1], "7", "diamonds"), _read_at(far, [-1, 0], [0, -1], "7", "diamonds"),
+              _read_at([101, 100], [1, 0], [0, 1], "7", "hearts")]
+    assert len(_conflicting(sevens)) == 3

@@ -67,6 +67,7 @@ from .white_balance import Balance
 from .white_balance import estimate as estimate_balance
 
 CARD_AREA = g.CARD_W * g.CARD_H
+CARD_DIAGONAL = float(np.hypot(g.CARD_W, g.CARD_H))
 #: work copy resolution over the mat.  Coarser copies were tried for 1080p
 #: (1.6-1.9 px/mm: half the pixels): as many cards found over 90 scenes, but
 #: a staggered stack lost its middle cards (tests/test_vision_pipeline.py)
@@ -1429,17 +1430,33 @@ def _conflicting(reads: list[tuple[Corner, IndexReading, np.ndarray, np.ndarray]
     corners within ``tol`` mm (diagonal corners of one card), their suits
     are of one colour and they name different cards.  A spade read as a
     club at one corner and as a spade at the other is one misread whichever
-    is kept, and two sightings of one card."""
+    is kept, and two sightings of one card.  Only where both readings are
+    each read the same way at another corner within a card's reach do both
+    stand: two cards lie there, one almost square on the other (1080p scene
+    119: a four-index 2 of hearts under a jack of hearts, each read at two
+    corners).  The corners are not asked to coincide there (the outlines of
+    a four-index deck's mirrored corners are put on the wrong side).  One
+    reading against two (a seven of hearts read as diamonds at two of its
+    four corners, 720p scene 621) is still one card read two ways."""
     outlines = [card_outline(c.point, u, v) for c, _, u, v in reads]
+    twice = [
+        any(
+            j != i and (b.rank, b.suit) == (a.rank, a.suit) and tol < np.linalg.norm(cj.point - ci.point) < CARD_DIAGONAL + tol
+            for j, (cj, b, *_) in enumerate(reads)
+        )
+        for i, (ci, a, *_) in enumerate(reads)
+    ]
     out = []
     for i, (_, a, *_) in enumerate(reads):
+        against = []
         for j, (_, b, *_) in enumerate(reads):
             if i == j or (a.rank, a.suit) == (b.rank, b.suit) or (a.suit in RED_SUITS) != (b.suit in RED_SUITS):
                 continue
             d = np.linalg.norm(outlines[i][:, None, :] - outlines[j][None, :, :], axis=2)
             if d.min(axis=1).max() < tol:
-                out.append(reads[i])
-                break
+                against.append(j)
+        if against and not (twice[i] and all(twice[j] for j in against)):
+            out.append(reads[i])
     return out
 
 
