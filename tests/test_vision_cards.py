@@ -97,3 +97,25 @@ def test_a_plain_card_or_a_step_between_cards_gives_no_notched_corner():
     assert find_notched_corners(0, plain, True, find_corners(0, plain, metric=True), lambda pts: 0.0) == []
     step = _card_blob(notch=False, step=True)
     assert find_notched_corners(0, step, True, find_corners(0, step, metric=True), lambda pts: 1.0) == []
+
+
+def test_grey_paper_counts_on_a_tinted_table_but_not_on_a_grey_one():
+    """A card's face in shade is grey, and grey paper is as bright as beige wood: over a table
+    whose every tile is tinted (vision.cards.table_tinted) a neutral pixel not darker than the
+    table is paper, however little brighter; over a grey table it must still stand out."""
+    from vision.cards import paper_mask, table_tinted
+
+    def scene(table):
+        img = np.full((120, 160, 3), table, np.uint8)
+        img[30:90, 40:100] = (166, 167, 165)  # shaded paper: neutral, 20 levels over the beige
+        img[30:90, 110:150] = np.clip(np.array(table) * 0.8, 0, 255).astype(np.uint8)  # the table's shadow
+        return img, np.full((3, 4, 3), table, np.uint8)
+
+    beige, bg = scene((110, 130, 146))
+    assert table_tinted(bg)
+    mask = paper_mask(beige, bg)
+    assert mask[35:85, 45:95].all()
+    assert not mask[:, :35].any() and not mask[35:85, 115:145].any()  # table and its shadow are not paper
+    grey, bg = scene((146, 146, 146))
+    assert not table_tinted(bg)
+    assert not paper_mask(grey, bg).any()

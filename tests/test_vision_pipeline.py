@@ -286,6 +286,26 @@ def test_two_printed_cards_overlapping_are_two_cards():
     assert labels == ["marker:610", "marker:611"], labels
 
 
+def test_cards_in_shade_on_a_beige_table_are_found(monkeypatch):
+    """A card face in shade (a lamp's fall-off across it, 5-20 % darker) on a beige table is grey
+    and hardly brighter than the table: found by its colour (vision.cards.NEUTRAL_PAPER_SAT), where
+    brightness alone lost half of them."""
+    import vision.cards as vc
+
+    layout = [{"cx": 150 + 80 * k, "cy": 200 + 20 * (k % 2), "angle": 10 * k - 15, "kind": "face", "rank": r, "suit": s}
+              for k, (r, s) in enumerate([("7", "hearts"), ("Q", "spades"), ("4", "clubs"), ("K", "diamonds")])]
+    img, truth = render_scene(1280, 720, seed=4, layout=layout, occluders=0, mat=False, background="light")
+    shade = np.linspace(0.95, 0.8, img.shape[1], dtype=np.float32)[None, :, None]
+    on_cards = np.zeros(img.shape[:2], np.uint8)
+    for c in truth.cards:
+        cv2.fillConvexPoly(on_cards, np.int32(c.corners_px), 1)
+    img = np.where(on_cards[..., None] > 0, np.clip(img * shade, 0, 255), img).astype(np.uint8)
+    s = score(VisionPipeline().process(img), truth)
+    assert s.found == 4 and s.misread == [], s
+    monkeypatch.setattr(vc, "TINTED_TABLE_SAT", 256)  # brightness alone
+    assert score(VisionPipeline().process(img), truth).found <= 2
+
+
 def test_cards_on_a_white_tablecloth_are_found(monkeypatch):
     """Paper must stand out from the table; 28 grey levels over a white cloth (about 210) left paper
     under a lamp's fall-off too little room, and none of this scene's nine cards was found.  Over a

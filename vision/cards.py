@@ -106,7 +106,7 @@ def paper_mask(work: np.ndarray, bg_tiles: np.ndarray, *, shape: tuple[int, int]
     crop as for the whole image.  ``smooth``: remove specks (a 3x3 opening)."""
     h, w = work.shape[:2]
     fh, fw = shape if shape is not None else (h, w)
-    return _paper_mask_at(work, _bg_level(bg_tiles.max(axis=2).astype(np.float32), (fh, fw), origin, (h, w)), smooth)
+    return _paper_mask_at(work, _bg_level(bg_tiles.max(axis=2).astype(np.float32), (fh, fw), origin, (h, w)), smooth, table_tinted(bg_tiles))
 
 
 #: paper is at least this much brighter than the table (grey levels) ...
@@ -119,10 +119,36 @@ PAPER_MARGIN = 28.0
 PAPER_HEADROOM = 0.2
 
 
-def _paper_mask_at(work: np.ndarray, bgv: np.ndarray, smooth: bool = True) -> np.ndarray:
-    """:func:`paper_mask` given the table's brightness ``bgv`` (float32, overwritten) at every pixel of ``work``."""
+#: where every tile of the table is at least this saturated (HSV S: beige, wood, felt; not a
+#: white or grey cloth, nor the mat) ...
+TINTED_TABLE_SAT = 30
+#: ... a pixel this neutral (HSV S under it) that is not darker than the table is paper too,
+#: however little brighter: a card's face in shade (a lamp's fall-off, the photographer's
+#: shadow, a face printed with a grey gradient) on a light wooden or beige table is grey,
+#: and grey paper is as bright as beige wood.  Chosen on bench.vision_decks_photo's
+#: kde/tigullio-international (a face shaded grey towards one side: 5 -> 9 of 15 cards
+#: found at 4000x3000 on a beige table); 15 / 40 found the same there
+NEUTRAL_PAPER_SAT = 20
+
+
+def table_tinted(bg_tiles: np.ndarray) -> bool:
+    """Whether every tile's table colour (:func:`background_colour`) is
+    saturated at least :data:`TINTED_TABLE_SAT`: only then does a neutral
+    pixel tell paper from the table by its colour alone."""
+    t = bg_tiles.reshape(-1, 3).astype(np.float32)
+    hi, lo = t.max(axis=1), t.min(axis=1)
+    return bool(t.size) and float((255 * (hi - lo) / np.maximum(hi, 1)).min()) >= TINTED_TABLE_SAT
+
+
+def _paper_mask_at(work: np.ndarray, bgv: np.ndarray, smooth: bool = True, tinted: bool = False) -> np.ndarray:
+    """:func:`paper_mask` given the table's brightness ``bgv`` (float32, overwritten) at every
+    pixel of ``work``; over a ``tinted`` table (:func:`table_tinted`) neutral pixels at least
+    as bright as the table count too (:data:`NEUTRAL_PAPER_SAT`)."""
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1], hsv[..., 2]
+    neutral = None
+    if tinted:
+        neutral = cv2.bitwise_and(cv2.compare(s, NEUTRAL_PAPER_SAT, cv2.CMP_LT), cv2.compare(v, bgv.astype(np.uint8), cv2.CMP_GT))
     # the threshold: max(table + margin, 90), in place (bgv is this call's own)
     if float(bgv.max()) > 255 - PAPER_MARGIN / PAPER_HEADROOM:  # a light table somewhere in the crop
         np.add(bgv, np.minimum(PAPER_MARGIN, PAPER_HEADROOM * (255 - bgv)), out=bgv)
@@ -131,6 +157,8 @@ def _paper_mask_at(work: np.ndarray, bgv: np.ndarray, smooth: bool = True) -> np
     thr = np.maximum(bgv, 90, out=bgv).astype(np.uint8)
     # cv2 compares instead of numpy boolean arrays: the same mask, a few times faster
     mask = cv2.bitwise_and(cv2.compare(s, 75, cv2.CMP_LT), cv2.compare(v, thr, cv2.CMP_GT))
+    if neutral is not None:
+        mask = cv2.bitwise_or(mask, neutral)
     if smooth:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
@@ -239,11 +267,12 @@ def paper_mask_in(work: np.ndarray, bg_tiles: np.ndarray, boxes) -> np.ndarray:
     levels = bg_tiles.max(axis=2).astype(np.float32)
     rows = np.einsum("ik,kl->il", _linear_weights(mask.shape[0], levels.shape[0]), levels)
     cols = _linear_weights(mask.shape[1], levels.shape[1])
+    tinted = table_tinted(bg_tiles)
     for box in boxes:
         x0, y0, x1, y1 = box
         gx0, gy0, gx1, gy1 = _grow(box, 2, mask.shape)  # the opening's reach
         bgv = cv2.gemm(rows[gy0:gy1], cols[gx0:gx1], 1.0, None, 0.0, flags=cv2.GEMM_2_T)
-        m = _paper_mask_at(work[gy0:gy1, gx0:gx1], bgv)
+        m = _paper_mask_at(work[gy0:gy1, gx0:gx1], bgv, tinted=tinted)
         mask[y0:y1, x0:x1] = m[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
     return mask
 
