@@ -266,3 +266,25 @@ def test_frames_patches_it_reads_without_cut_glyphs_are_read_right():
         elif x.kind == "neg":
             junk_read += 1
     assert right >= 3 and wrong == 0 and junk_read == 0, (right, wrong, junk_read)
+
+
+def test_without_cut_glyphs_a_rank_and_suit_of_two_inks_are_not_read(monkeypatch):
+    """An index is printed in one ink: black in the rank's place over red in the suit's is two
+    cards' glyphs (a staggered pile's black 6 over the next card's red 9: a 6 of diamonds at
+    12 MP), however red the patch's ink is on the whole."""
+    from vision import corner_index
+    from vision.corner_index import read_without_glyphs
+
+    pr = np.full(len(patch_model.RANK_CLASSES), 0.002, np.float32)
+    ps = np.full(len(SUITS), 0.01, np.float32)
+    pr[patch_model.RANK_CLASSES.index("6")], ps[SUITS.index("diamonds")] = 0.97, 0.97
+    monkeypatch.setattr(corner_index.patch_model, "input_probs", lambda x: (pr[None], ps[None]))
+    two_inks = np.full((PATCH_H, PATCH_W, 3), 230, np.uint8)
+    two_inks[12:30, 12:26] = (40, 40, 40)  # the rank's place: black
+    two_inks[44:100, 8:30] = (40, 40, 200)  # the suit's place and below: red, most of the ink
+    assert read_without_glyphs(two_inks, THRESHOLDS) is None
+    one_ink = two_inks.copy()
+    one_ink[12:30, 12:26] = (40, 40, 200)
+    assert (read_without_glyphs(one_ink, THRESHOLDS).rank, read_without_glyphs(one_ink, THRESHOLDS).suit) == ("6", "diamonds")
+    monkeypatch.setattr(corner_index, "MIN_PART_INK", 10**6)  # each place's colour unasked
+    assert read_without_glyphs(two_inks, THRESHOLDS) is not None

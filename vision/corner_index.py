@@ -720,12 +720,16 @@ NOMINAL_SUIT_BOX = (10, 41, 18, 20)
 #: 99 % of black ones under 0.16 (medians 0.31 and -0.01)
 RED_INK_AT_LEAST = 0.2
 BLACK_INK_AT_MOST = 0.08
+#: strong ink pixels (of the network's input) that a place must hold for its colour to count
+MIN_PART_INK = 3
 
 
 def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexReading | None:
     """The whole-patch network's reading of a patch whose glyphs could not be
     cut: at ``t.patch_no_glyphs``, when the strong ink's colour is clearly
-    the suit's.  Its boxes are where an index's glyphs usually lie."""
+    the suit's and neither the rank's place nor the suit's holds ink
+    clearly of the other colour.  Its boxes are where an index's glyphs
+    usually lie."""
     x = patch_model.patch_inputs(patch)
     if whole is None:
         rank_p, suit_p = patch_model.input_probs(x)
@@ -740,6 +744,15 @@ def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexRe
     clear = redness >= RED_INK_AT_LEAST if suit in RED_SUITS else redness <= BLACK_INK_AT_MOST
     if not clear:
         return None
+    # an index is printed in one ink: where the rank's place or the suit's holds strong ink
+    # clearly of the other colour, the patch holds two cards' glyphs (a black rank over the
+    # next card's red one in a staggered pile, read as a 6 of diamonds at 12 MP)
+    cut = int(round(NOMINAL_SUIT_BOX[1] / PATCH_H * x.shape[2]))
+    for part, red in ((strong[:cut], x[0, 1][:cut]), (strong[cut:], x[0, 1][cut:])):
+        if part.sum() >= MIN_PART_INK:
+            rd = float(red[part].mean())
+            if rd <= BLACK_INK_AT_MOST if suit in RED_SUITS else rd >= RED_INK_AT_LEAST:
+                return None
     return IndexReading(rank, suit, float(t.patch_conf * min(pr[r], ps[si])), NOMINAL_RANK_BOX, NOMINAL_SUIT_BOX)
 
 
