@@ -147,7 +147,7 @@ def _paper_mask_at(work: np.ndarray, bgv: np.ndarray, smooth: bool = True, tinte
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1], hsv[..., 2]
     neutral = None
-    if tinted:
+    if tinted:  # before bgv is raised to the threshold below: "not darker than the table itself"
         neutral = cv2.bitwise_and(cv2.compare(s, NEUTRAL_PAPER_SAT, cv2.CMP_LT), cv2.compare(v, bgv.astype(np.uint8), cv2.CMP_GT))
     # the threshold: max(table + margin, 90), in place (bgv is this call's own)
     if float(bgv.max()) > 255 - PAPER_MARGIN / PAPER_HEADROOM:  # a light table somewhere in the crop
