@@ -76,9 +76,60 @@ def _neighbours(c: int, h: int, w: int) -> np.ndarray:
 def im2col(x: np.ndarray) -> np.ndarray:
     """C x H x W -> (9*C) x (H*W): every pixel's 3 x 3 neighbourhood (zero
     padded), neighbour by neighbour, each neighbour's channels together
-    (also vision.patch_model's, for one patch)."""
+    (the reference layers' gather, _Net.logits; the shipped path gathers
+    pixels' rows, see pooled_neighbours)."""
     c, h, w = x.shape
     return np.concatenate((x.ravel(), _ZERO)).take(_neighbours(c, h, w))
+
+
+def pooled_neighbours(h: int, w: int) -> np.ndarray:
+    """The gather of a 3 x 3 convolution followed by 2 x 2 max pooling, on an
+    image kept channels last as rows (pixel y * w + x, then one zero row for
+    the neighbours beyond the edge): rows of the pixels pooling keeps
+    ((h // 2 * 2) x (w // 2 * 2), odd sizes floor, as torch's), the four
+    pixels of each 2 x 2 cell in four blocks (cell's top-left, top-right,
+    bottom-left, bottom-right; cells row by row), x 9 neighbours (dy, dx).
+    Taking these rows gathers a pixel's channels together in one copy (a
+    C-th of the indices of an element gather), and pooling becomes the max
+    of four contiguous blocks (pool_bias_relu)."""
+    y, x = np.meshgrid(np.arange(h // 2), np.arange(w // 2), indexing="ij")
+    cols = []
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            rows = []
+            for qy, qx in ((0, 0), (0, 1), (1, 0), (1, 1)):
+                yy, xx = (2 * y + qy + dy).ravel(), (2 * x + qx + dx).ravel()
+                inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+                rows.append(np.where(inside, yy.clip(0, h - 1) * w + xx.clip(0, w - 1), h * w))
+            cols.append(np.concatenate(rows))
+    return np.stack(cols, axis=1).astype(np.intp)
+
+
+def conv_rows(src: np.ndarray, rows: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """A 3 x 3 convolution (no bias) of a channels-last image (``src``:
+    pixels as rows, then a zero row) at the pixels ``rows``
+    (pooled_neighbours) gives, in that order: one gather, one product.
+    ``kernel``: (dy, dx, channel) x output channels, as glyph_train stores it."""
+    return src.take(rows, axis=0).reshape(len(rows), -1) @ kernel
+
+
+def pool_bias_relu(o: np.ndarray, bias: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """conv_rows' output (four blocks, see pooled_neighbours) -> its 2 x 2
+    max pooling, plus ``bias``, ReLU, into ``out`` (cells x channels).
+    Pooled before the bias and ReLU: a max of sums with one bias is that
+    bias added to their max, and ReLU keeps the order (the same numbers as
+    pooling after them), on a quarter of the values.  ``bias`` comes
+    repeated for every cell (bias_rows): numpy adds a channel-long row
+    broadcast over the cells a row at a time, a few times slower."""
+    np.maximum.reduce(o.reshape(4, len(out), o.shape[1]), axis=0, out=out)
+    out += bias
+    return np.maximum(out, 0, out=out)
+
+
+def bias_rows(bias: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """A layer's bias, one row for each cell its pooling (``rows``,
+    pooled_neighbours) keeps: pool_bias_relu's ``bias``."""
+    return np.ascontiguousarray(np.broadcast_to(bias, (len(rows) // 4, len(bias))))
 
 
 def _pool(x: np.ndarray) -> np.ndarray:
@@ -93,10 +144,15 @@ def _biased_relu(x: np.ndarray, bias: np.ndarray) -> np.ndarray:
 
 
 class _Net:
-    """Weights as glyph_train stores them (channels last); kept here with the
-    channels first, which makes every product here one contiguous matrix."""
+    """Weights as glyph_train stores them (channels last).  ``forward`` is
+    the shipped path: the image kept channels last, each layer one row
+    gather (a pixel's channels in one copy), one product and a pooling of
+    contiguous blocks, about two thirds of the time of the channels-first
+    layers, which are kept as ``logits``: the reference the tests hold it
+    to (bench/vision_nets.py times both)."""
 
     def __init__(self, K1, c1, K2, c2, W1, b1, W2, b2) -> None:
+        # the channels-first reference (logits)
         self.K1, self.c1 = np.ascontiguousarray(K1.T), c1[:, None]
         self.K2, self.c2 = np.ascontiguousarray(K2.T), c2[:, None]
         n_out = K2.shape[1]
@@ -105,8 +161,30 @@ class _Net:
         conv = W1[: side * side * n_out].reshape(side, side, n_out, -1).transpose(2, 0, 1, 3).reshape(side * side * n_out, -1)
         self.W1, self.b1 = np.ascontiguousarray(np.vstack([conv, W1[side * side * n_out :]])), b1
         self.W2, self.b2 = W2, b2
+        # the channels-last path (forward): the weights as stored, whose
+        # fully connected rows, (y, x, channel), are the order its pooled output comes in
+        self.rows = (pooled_neighbours(CANVAS, CANVAS), pooled_neighbours(CANVAS // 2, CANVAS // 2))
+        self.kernels = ((np.ascontiguousarray(K1), bias_rows(c1, self.rows[0])), (np.ascontiguousarray(K2), bias_rows(c2, self.rows[1])))
+        self.W1_yxc = np.ascontiguousarray(W1)
+
+    def forward(self, src: np.ndarray, aspect: float) -> np.ndarray:
+        """The logits of a channels-last canvas: ``src`` (CANVAS * CANVAS + 1)
+        x 2, pixels as rows then a zero row (see _Ensemble.probs)."""
+        (rows1, rows2), ((k1, c1), (k2, c2)) = self.rows, self.kernels
+        # the first layer's cells as rows, then the zero row the next gather takes beyond the edge
+        a1 = np.zeros((len(c1) + 1, c1.shape[1]), np.float32)
+        pool_bias_relu(conv_rows(src, rows1, k1), c1, a1[:-1])
+        f = np.empty(c2.size + 1, np.float32)
+        pool_bias_relu(conv_rows(a1, rows2, k2), c2, f[:-1].reshape(c2.shape))
+        f[-1] = aspect
+        h = f @ self.W1_yxc
+        h += self.b1
+        np.maximum(h, 0, out=h)
+        return h @ self.W2 + self.b2
 
     def logits(self, img: np.ndarray, aspect: float) -> np.ndarray:
+        """The logits of a channels-first canvas (2 x CANVAS x CANVAS), layer
+        by layer as the network is drawn: the reference for ``forward``."""
         n = img.shape[1]
         # each layer pooled before its bias and ReLU: a max of sums with one
         # bias is that bias added to their max, and ReLU keeps the order (the
@@ -142,10 +220,16 @@ class _Mlp:
         h = x @ self.W1
         h += self.b1
         np.maximum(h, 0, out=h)
-        z = (h @ self.W2 + self.b2).reshape(self.n, self.k)
-        z = np.exp(z - z.max(axis=1, keepdims=True))
+        z = h @ self.W2
+        z += self.b2
+        z = z.reshape(self.n, self.k)
+        # each member's softmax in place (ufunc reductions: ndarray.max and
+        # .sum are Python wrappers around them)
+        z -= np.maximum.reduce(z, axis=1, keepdims=True)
+        np.exp(z, out=z)
+        z /= np.add.reduce(z, axis=1, keepdims=True)
         # the members' mean as np.mean takes it (a sum over a count as np.intp), without its overhead
-        p = (z / z.sum(axis=1, keepdims=True)).sum(axis=0)
+        p = np.add.reduce(z, axis=0)
         return np.true_divide(p, np.intp(self.n), out=p, casting="unsafe")
 
 
@@ -153,11 +237,15 @@ def stretched_features(ink: np.ndarray) -> np.ndarray:
     """The first network's input: the ink resized to 16 x 20, zero mean, unit
     length, and the logarithm of the box's aspect ratio."""
     ink = np.asarray(ink, np.float32)
-    f = cv2.resize(ink, (16, 20), interpolation=cv2.INTER_AREA).ravel()
+    x = np.empty(16 * 20 + 1, np.float32)  # resized and scaled in place, no concatenation
+    f = x[:-1]
+    cv2.resize(ink, (16, 20), dst=f.reshape(20, 16), interpolation=cv2.INTER_AREA)
     f -= _mean(f)
     n = float(np.sqrt(np.dot(f, f)))
-    f = f / n if n > 1e-6 else f
-    return np.concatenate((f, np.array([np.log(max(ink.shape[1], 1) / max(ink.shape[0], 1))], np.float32)))
+    if n > 1e-6:
+        np.divide(f, n, out=f)
+    x[-1] = np.log(max(ink.shape[1], 1) / max(ink.shape[0], 1))
+    return x
 
 
 def _mean(f: np.ndarray) -> np.float32:
@@ -185,11 +273,13 @@ class _Ensemble:
             k, low, junk = need
             if (float(total[:k].max()) + n - 1) / n < low or float(total[-1]) / n > junk:
                 return None
-        img = np.zeros((2, CANVAS, CANVAS), np.float32)
-        aspect = glyph_canvas(ink, img[0])[1]
-        glyph_canvas(view, img[1])
+        # the canvas channels last, as _Net.forward takes it: pixels as rows, then a zero row
+        src = np.zeros((CANVAS * CANVAS + 1, 2), np.float32)
+        img = src[:-1].reshape(CANVAS, CANVAS, 2)
+        aspect = glyph_canvas(ink, img[:, :, 0])[1]
+        glyph_canvas(view, img[:, :, 1])
         for net in self.nets:
-            z = net.logits(img, aspect)
+            z = net.forward(src, aspect)
             z = np.exp(z - z.max())
             total = total + z / z.sum()
         return total / n
