@@ -44,7 +44,8 @@ def _no_layout_check(monkeypatch):
     "seed,misread",
     [
         (187, ("6 diamonds", "8 diamonds")),  # a bare band under the first row: no 8
-        (218, ("5 hearts", "8 hearts")),
+        # (scene 218's 5 of hearts read as an 8, the same rule, left this list in session 34:
+        # read at the finer no-mat work copy, it is no longer misread with the guard off)
         (797, ("J clubs", "3 clubs")),  # a court card's picture on the column places: no 3
         (793, ("5 diamonds", "6 diamonds")),  # a pip on the middle line at mid-height: no 6
     ],
@@ -52,7 +53,7 @@ def _no_layout_check(monkeypatch):
 def test_the_face_beside_the_index_declines_a_rank_of_another_shape(seed, misread, monkeypatch, start_glyph_nets):
     # the glyph reader's misreads; the whole-patch network reading alone is
     # kept out (the one trained on more frames, beside these older glyph
-    # networks, takes scene 218's 5 of hearts for an 8 at a place this
+    # networks, took scene 218's 5 of hearts for an 8 at a place this
     # guard does not look; with the shipped glyph networks it is read right)
     monkeypatch.setattr(corner_index, "THRESHOLDS", _glyph_reader_alone())
     assert misread not in _misread(seed)

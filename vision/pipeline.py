@@ -106,8 +106,13 @@ ZOOM_ALL_PPM = 4.0
 READ_CARD_MM = 10.0
 #: an unknown card from declined index corners (vision.unread): below any reading
 UNREAD_CONFIDENCE = 0.3
-#: without a mat, the longer side of the work copy (px)
+#: without a mat, the longer side of the work copy (px) until the cards' scale is known
 NO_MAT_WORK_SIDE = 1280.0
+#: and once it is, the work copy is made finer to put WORK_PX_PER_MM on the cards, up to
+#: this longer side (a phone photo whose cards are small in it; 1080p video without a mat)
+NO_MAT_MAX_WORK_SIDE = 2560.0
+#: finer only by more than this factor (a copy made again costs its resize and paper mask)
+NO_MAT_FINER = 1.15
 #: without a mat or a card lying whole, the guess of what the frame's longer side spans (mm)
 GUESSED_SPAN_MM = 700.0
 #: and the frame is also read as spanning 1/k of that (about 350 and 175 mm: close-up photos)
@@ -230,7 +235,7 @@ class VisionPipeline:
         self.detector_thorough = cv2.aruco.ArucoDetector(DICTIONARY, _thorough_params())  # unread regions' second look
         self._roi_detectors: dict[float, ShortlistDetector] = {}  # crop detectors by smallest outline rate
         self.mat = MatTracker(every=mat_every, detector=_mat_detector())
-        self._scale: float | None = None  # work px per pseudo-mm without a mat
+        self._scale: float | None = None  # frame px per pseudo-mm without a mat
         self._next_scale_search = 0  # frame count from which a scale may be searched again
         self._count = 0
 
@@ -240,7 +245,7 @@ class VisionPipeline:
         if calibration is not None:
             S = np.diag([1 / work_f, 1 / work_f, 1.0])
             return Plane(calibration.to_mat @ S, calibration.to_image, True)
-        s = self._scale or guessed_scale(frame_shape, work_f)
+        s = self._scale * work_f if self._scale else guessed_scale(frame_shape, work_f)
         return Plane(np.diag([1 / s, 1 / s, 1.0]), np.diag([s / work_f, s / work_f, 1.0]), False)
 
     @staticmethod
@@ -278,7 +283,41 @@ class VisionPipeline:
         if cal is not None:
             f = min(1.0, WORK_PX_PER_MM / max(cal.px_per_mm(), 1e-6))
         else:
-            f = min(1.0, NO_MAT_WORK_SIDE / max(h, w))
+            f = self._no_mat_work_f(h, w)
+        work, small, bg, boxes, mask = self._work_copy(frame, cal, f)
+        if cal is None:
+            # pseudo-mm: find card-shaped blobs in pixels first, then rescale
+            est = self._estimate_scale(find_blobs(mask, Plane(np.eye(3), np.diag([1 / f, 1 / f, 1.0]), False), min_area_mm2=200))
+            if est is not None and self._scale is None:
+                # the first frame (or a photo): its cards may lie small in a large frame, and a
+                # finer copy reads their indices (rank and suit apart, not run together)
+                finer = self._no_mat_work_f(h, w, est / f)
+                if finer > NO_MAT_FINER * f:
+                    work, small, bg, boxes, mask = self._work_copy(frame, cal, finer)
+                    est, f = est * finer / f, finer
+            if est is not None:
+                self._scale = est / f if self._scale is None else 0.7 * self._scale + 0.3 * est / f
+        work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if work is not frame else gray
+        split = split_on_edges_in(mask, work_gray, boxes)
+        return _FrameBase(gray, cal, f, small, work_gray, bg, mask, split)
+
+    def _no_mat_work_f(self, h: int, w: int, frame_scale: float | None = None) -> float:
+        """The work copy's share of the frame without a mat: its longer side
+        NO_MAT_WORK_SIDE px, or finer (up to NO_MAT_MAX_WORK_SIDE) where the
+        cards' scale (``frame_scale`` or the one kept, frame px per mm) puts
+        fewer than WORK_PX_PER_MM on them.  Never coarser: a close-up's large
+        indices read at the usual copy."""
+        side = max(h, w)
+        f = min(1.0, NO_MAT_WORK_SIDE / side)
+        scale = frame_scale if frame_scale is not None else self._scale
+        if scale is None:
+            return f
+        return max(f, min(1.0, NO_MAT_MAX_WORK_SIDE / side, WORK_PX_PER_MM / max(scale, 1e-6)))
+
+    @staticmethod
+    def _work_copy(frame: np.ndarray, cal: Calibration | None, f: float):
+        """The frame's work copy at share ``f``, its quarter copy, the table
+        colour, the tiles that may hold paper and the paper mask."""
         # bilinear down to half size: OpenCV's area resize at a fractional scale costs 20-28 ms on
         # 1080p against ~4 (same accuracy on 180 1080p scenes); below half, bilinear would skip pixels
         work = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_LINEAR if f > 0.5 else cv2.INTER_AREA) if f < 1 else frame
@@ -286,17 +325,7 @@ class VisionPipeline:
         bg = background_colour(small)
         # per-pixel work only where the quarter copy shows paper (on the mat, when there is one)
         boxes = paper_tiles(small, bg, _mat_region(cal, f / 4, small.shape) if cal is not None else None)
-        mask = paper_mask_in(work, bg, boxes)
-        if cal is None:
-            # pseudo-mm: find card-shaped blobs in pixels first, then rescale
-            unit = Plane(np.eye(3), np.diag([1 / f, 1 / f, 1.0]), False)
-            px_blobs = find_blobs(mask, unit, min_area_mm2=200)
-            est = self._estimate_scale(px_blobs)
-            if est is not None:
-                self._scale = est if self._scale is None else 0.7 * self._scale + 0.3 * est
-        work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if work is not frame else gray
-        split = split_on_edges_in(mask, work_gray, boxes)
-        return _FrameBase(gray, cal, f, small, work_gray, bg, mask, split)
+        return work, small, bg, boxes, paper_mask_in(work, bg, boxes)
 
     def corner_patches(self, frame: np.ndarray):
         """Every upright corner patch (both edge assignments) of every paper
@@ -339,6 +368,9 @@ class VisionPipeline:
         result = self._process(frame, base, read_pips=base.cal is not None or self._scale is not None)
         if not result.mat_seen and self._scale is None and self._count >= self._next_scale_search:
             result = self._search_scale(frame, base, result)
+            if self._scale is not None and self._no_mat_work_f(h, w) > NO_MAT_FINER * base.f:
+                # the scale found says the cards lie small in the frame: read it again finer
+                result = self._process(frame, self._frame_base(frame), read_pips=True)
         if thumb is not None:
             self._last = (thumb, result)
         return result
@@ -354,7 +386,7 @@ class VisionPipeline:
         :data:`SCALE_SEARCH_EVERY` frames.  Only the plane and what is found in
         it are worked out again (``base`` is the frame's own part)."""
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
-        guess = guessed_scale(frame.shape, base.f)
+        guess = guessed_scale(frame.shape, 1.0)  # frame px per mm, as self._scale
         best, best_n, best_scale = result, _cards_read(result), None
         # the cards' own edges say how large they are (vision.card_scale): a
         # candidate that wins ties, as a wrong scale can read as many cards
