@@ -146,7 +146,7 @@ def test_a_photo_whose_cards_lie_small_is_read_at_a_finer_copy(monkeypatch):
     scale is known; in a 12 MP photo whose cards are about 4 px per mm that
     leaves 1.3 px per mm, where a Paris deck's rank and suit run together and
     its frame line joins the table.  Once a card lying whole gives the scale,
-    the copy is made again at 2.2 px per mm (pipeline.NO_MAT_MAX_WORK_SIDE):
+    the copy is made again at 3 px per mm (pipeline.NO_MAT_WORK_PX_PER_MM):
     scene 1001 of bench.vision_decks_photo, 5 of 5 cards, against 2."""
     from vision import pipeline
 

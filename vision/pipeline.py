@@ -108,8 +108,12 @@ READ_CARD_MM = 10.0
 UNREAD_CONFIDENCE = 0.3
 #: without a mat, the longer side of the work copy (px) until the cards' scale is known
 NO_MAT_WORK_SIDE = 1280.0
-#: and once it is, the work copy is made finer to put WORK_PX_PER_MM on the cards, up to
-#: this longer side (a phone photo whose cards are small in it; 1080p video without a mat)
+#: and once it is, the work copy is made finer to put this many px per mm on the cards,
+#: up to NO_MAT_MAX_WORK_SIDE (a phone photo whose cards are small in it; 1080p video
+#: without a mat).  Third-party decks' photos (bench.vision_decks_photo --scenes 3, 615
+#: cards) found 438 at the 1280 px copy, 466 at 2.2 px/mm (the mat's), 493 at 3.0, misreads
+#: 3, 2, 2; a 1080p frame is worked whole from 2.2 on
+NO_MAT_WORK_PX_PER_MM = 3.0
 NO_MAT_MAX_WORK_SIDE = 2560.0
 #: finer only by more than this factor (a copy made again costs its resize and paper mask)
 NO_MAT_FINER = 1.15
@@ -305,14 +309,14 @@ class VisionPipeline:
         """The work copy's share of the frame without a mat: its longer side
         NO_MAT_WORK_SIDE px, or finer (up to NO_MAT_MAX_WORK_SIDE) where the
         cards' scale (``frame_scale`` or the one kept, frame px per mm) puts
-        fewer than WORK_PX_PER_MM on them.  Never coarser: a close-up's large
+        fewer than NO_MAT_WORK_PX_PER_MM on them.  Never coarser: a close-up's large
         indices read at the usual copy."""
         side = max(h, w)
         f = min(1.0, NO_MAT_WORK_SIDE / side)
         scale = frame_scale if frame_scale is not None else self._scale
         if scale is None:
             return f
-        return max(f, min(1.0, NO_MAT_MAX_WORK_SIDE / side, WORK_PX_PER_MM / max(scale, 1e-6)))
+        return max(f, min(1.0, NO_MAT_MAX_WORK_SIDE / side, NO_MAT_WORK_PX_PER_MM / max(scale, 1e-6)))
 
     @staticmethod
     def _work_copy(frame: np.ndarray, cal: Calibration | None, f: float):
