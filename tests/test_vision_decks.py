@@ -39,6 +39,17 @@ def _deck() -> decklib.Deck:
     return found[0]
 
 
+def _other_deck(name: str) -> decklib.Deck:
+    """Another installed deck, rendered; fails or skips as the main deck does
+    when the packages are missing, and skips when only this deck is."""
+    found = [d for d in decklib.decks() if d.name == name]
+    if not found:
+        _deck()
+        pytest.skip(f"{name} is not installed")
+    found[0].render_all()
+    return found[0]
+
+
 @pytest.fixture(scope="module")
 def deck() -> decklib.Deck:
     d = _deck()
@@ -121,12 +132,7 @@ def test_a_photo_reads_a_jumbo_index_the_size_test_passes_over(monkeypatch):
     too (pipeline.ZOOM_ALL_PPM), so its J of diamonds is read."""
     from vision import corner_index, pipeline
 
-    found = [d for d in decklib.decks() if d.name == "aisleriot/tango"]
-    if not found:
-        _deck()  # fails or skips as the other tests do
-        pytest.skip("aisleriot/tango is not installed")
-    tango = found[0]
-    tango.render_all()
+    tango = _other_deck("aisleriot/tango")
     img, truth = render_scene(4000, 3000, 6, seed=1000, mat=False, faces=tango)
     jd = [c for c in truth.cards if c.kind == "face" and (c.rank, c.suit) == ("J", "diamonds")]
     assert jd and jd[0].readable
@@ -150,12 +156,7 @@ def test_a_photo_whose_cards_lie_small_is_read_at_a_finer_copy(monkeypatch):
     scene 1001 of bench.vision_decks_photo, 5 of 5 cards, against 2."""
     from vision import pipeline
 
-    found = [d for d in decklib.decks() if d.name == "aisleriot/paris"]
-    if not found:
-        _deck()  # fails or skips as the other tests do
-        pytest.skip("aisleriot/paris is not installed")
-    paris = found[0]
-    paris.render_all()
+    paris = _other_deck("aisleriot/paris")
     img, truth = render_scene(4000, 3000, 7, seed=1001, mat=False, faces=paris)
     pipe = VisionPipeline()
     s = score(pipe.process(img), truth)
