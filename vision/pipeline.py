@@ -281,9 +281,14 @@ class VisionPipeline:
     def _frame_base(self, frame: np.ndarray) -> _FrameBase:
         """What :meth:`_prepare` works out that does not depend on the scale
         (and, without a mat, the scale's estimate from cards lying whole)."""
-        h, w = frame.shape[:2]
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        cal = self.mat.update(gray) if self.use_mat else None
+        return self._base_at(frame, gray, self.mat.update(gray) if self.use_mat else None)
+
+    def _base_at(self, frame: np.ndarray, gray: np.ndarray, cal: Calibration | None) -> _FrameBase:
+        """:meth:`_frame_base` once the mat was looked for (``gray``: the frame's
+        grey copy; ``cal``: what the mat said): a frame read again finer keeps
+        that look, as the mat tracker counts its frames."""
+        h, w = frame.shape[:2]
         if cal is not None:
             f = min(1.0, WORK_PX_PER_MM / max(cal.px_per_mm(), 1e-6))
         else:
@@ -374,7 +379,7 @@ class VisionPipeline:
             result = self._search_scale(frame, base, result)
             if self._scale is not None and self._no_mat_work_f(h, w) > NO_MAT_FINER * base.f:
                 # the scale found says the cards lie small in the frame: read it again finer
-                result = self._process(frame, self._frame_base(frame), read_pips=True)
+                result = self._process(frame, self._base_at(frame, base.gray, base.cal), read_pips=True)
         if thumb is not None:
             self._last = (thumb, result)
         return result
