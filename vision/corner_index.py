@@ -741,8 +741,7 @@ def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexRe
         return None
     strong = x[0, 0] > 0.5
     redness = float(x[0, 1][strong].mean()) if strong.any() else 0.0
-    clear = redness >= RED_INK_AT_LEAST if suit in RED_SUITS else redness <= BLACK_INK_AT_MOST
-    if not clear:
+    if not _clearly(redness, suit in RED_SUITS):
         return None
     # an index is printed in one ink: where the rank's place or the suit's holds strong ink
     # clearly of the other colour, the patch holds two cards' glyphs (a black rank over the
@@ -750,10 +749,15 @@ def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexRe
     cut = int(round(NOMINAL_SUIT_BOX[1] / PATCH_H * x.shape[2]))
     for part, red in ((strong[:cut], x[0, 1][:cut]), (strong[cut:], x[0, 1][cut:])):
         if part.sum() >= MIN_PART_INK:
-            rd = float(red[part].mean())
-            if rd <= BLACK_INK_AT_MOST if suit in RED_SUITS else rd >= RED_INK_AT_LEAST:
+            if _clearly(float(red[part].mean()), suit not in RED_SUITS):
                 return None
     return IndexReading(rank, suit, float(t.patch_conf * min(pr[r], ps[si])), NOMINAL_RANK_BOX, NOMINAL_SUIT_BOX)
+
+
+def _clearly(redness: float, red: bool) -> bool:
+    """Whether ink of this mean redness (patch_model's channel) is clearly red
+    (``red``) or clearly black (not ``red``)."""
+    return redness >= RED_INK_AT_LEAST if red else redness <= BLACK_INK_AT_MOST
 
 
 def whole_probs(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

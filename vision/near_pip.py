@@ -121,6 +121,8 @@ class NearPipThresholds:
 
 
 NEAR_PIPS = NearPipThresholds()
+#: face pixels of the corner's own paper (FACE_PPM) the row's depth must hold for it to be read
+MIN_ROW_PAPER = 50
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,7 @@ def read_row(
     rows, deep_rows = _depths(ppm, t)
     deep_face, deep_paper = face[:deep_rows], paper[:deep_rows].astype(bool)
     face, paper = face[:rows], deep_paper[:rows]
-    if np.count_nonzero(paper) < 50:
+    if np.count_nonzero(paper) < MIN_ROW_PAPER:
         return PipRow(None, None, why="no paper")
     (ya, yb), (xa, xb) = (np.asarray(r) * ppm for r in t.middle)
     middle_clear = bool(paper[int(ya) : int(np.ceil(yb)), int(xa) : int(np.ceil(xb))].all())
@@ -378,7 +380,7 @@ def sample_row(
     else:
         return PipRow(None, None, why="no paper")
     rows, deep_rows = _depths(ppm, NEAR_PIPS)
-    if np.count_nonzero(paper[:rows]) < 50:
+    if np.count_nonzero(paper[:rows]) < MIN_ROW_PAPER:
         # read_row's first answer, before the face is sampled (a quarter of the rows a frame
         # looks at: a corner's paper cut off beside its index)
         return PipRow(None, None, why="no paper")

@@ -244,10 +244,10 @@ def _redness_says(redness) -> bool | None:
     return None
 
 
-def cumulative(gray: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """The cumulative histogram (int64 counts) of a one-channel uint8 image, of
+def cumulative(img: np.ndarray, mask: np.ndarray | None = None, channel: int = 0) -> np.ndarray:
+    """The cumulative histogram (int64 counts) of a uint8 image's ``channel``, of
     the pixels where the uint8 ``mask`` is nonzero when it is given."""
-    return np.cumsum(cv2.calcHist([gray], [0], mask, [256], [0, 256]).ravel().astype(np.int64))
+    return np.cumsum(cv2.calcHist([img], [channel], mask, [256], [0, 256]).ravel().astype(np.int64))
 
 
 def percentiles(cum: np.ndarray, qs: tuple[float, ...]) -> list[float]:
@@ -283,8 +283,7 @@ def channel_medians(face: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
     ranks = [k] if n % 2 else [k - 1, k]
     out = []
     for ch in range(3):
-        cum = np.cumsum(cv2.calcHist([face], [ch], m, [256], [0, 256]).ravel().astype(np.int64))
-        vals = np.searchsorted(cum, ranks, side="right").tolist()
+        vals = np.searchsorted(cumulative(face, m, ch), ranks, side="right").tolist()
         out.append(vals[0] if n % 2 else (vals[0] + vals[1]) / 2)
     return np.array(out, np.float32)
 
