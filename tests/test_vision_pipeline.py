@@ -3,6 +3,7 @@
 import cv2
 import numpy as np
 import pytest
+from threadpoolctl import ThreadpoolController, threadpool_limits
 
 from vision.evaluate import score
 from vision.pipeline import VisionPipeline
@@ -158,6 +159,37 @@ def test_a_still_table_reuses_the_last_result_and_a_change_is_seen():
     full = VisionPipeline(reuse_static=False)
     # the same cards (their order follows confidence, which noise may shift)
     assert sorted(s.label for s in full.process(noisy).sightings) == sorted(s.label for s in first.sightings)
+
+
+def test_a_frame_is_worked_with_one_blas_thread_and_numpy_is_left_as_it_was(monkeypatch):
+    """OpenBLAS's threads spin on the networks' small products and take the core
+    the server needs (bench/vision_blas.py), so a frame runs with one; numpy's
+    own setting is back once the frame is done, and ``blas_threads=None`` leaves
+    it alone."""
+    import vision.pipeline as vp
+
+    blas = ThreadpoolController().select(user_api="blas")
+    if not blas.lib_controllers:
+        pytest.skip("numpy has no BLAS library that threadpoolctl can set")
+    before = [c.num_threads for c in blas.lib_controllers]
+    seen = []
+    real = vp.read_patch
+
+    def watching(*a, **k):
+        seen.append([c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers])
+        return real(*a, **k)
+
+    monkeypatch.setattr(vp, "read_patch", watching)
+    img, truth = render_scene(1280, 720, 4, seed=41, mat=True, occluders=0)
+    with threadpool_limits(limits=2, user_api="blas"):
+        limited = VisionPipeline().process(img)
+        assert seen and all(n == [1] * len(before) for n in seen)
+        assert [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers] == [2] * len(before)
+        seen.clear()
+        as_set = VisionPipeline(blas_threads=None).process(img)
+        assert seen and all(n == [2] * len(before) for n in seen)
+    assert [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers] == before
+    assert score(limited, truth).read == score(as_set, truth).read > 0
 
 
 def test_an_empty_table_and_blank_paper_give_no_sightings():

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import cv2
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from . import geometry as g
 from . import glyph_model, near_pip, patch_model, pip_check, pips
@@ -210,7 +211,8 @@ class VisionPipeline:
     index corners together must reach (:mod:`vision.fusion`), None to read
     every corner alone.  ``balance``: take a lamp's colour out of the frame
     first (:mod:`vision.white_balance`), looked at every ``mat_every``
-    frames."""
+    frames.  ``blas_threads``: numpy's BLAS threads while a frame is
+    processed (None: as they are; see :meth:`process`)."""
 
     def __init__(
         self,
@@ -222,8 +224,10 @@ class VisionPipeline:
         reuse_static: bool = True,
         fusion: FusionThresholds | None = FUSION,
         balance: bool = True,
+        blas_threads: int | None = 1,
     ) -> None:
         self.use_mat = use_mat
+        self.blas_threads = blas_threads
         self.balance = balance
         self._cast: Balance | None = None  # the lamp's colour taken out of every frame
         self._next_balance = 0
@@ -242,6 +246,7 @@ class VisionPipeline:
         self._scale: float | None = None  # frame px per pseudo-mm without a mat
         self._next_scale_search = 0  # frame count from which a scale may be searched again
         self._count = 0
+        self._blas = ThreadpoolController()  # the BLAS libraries numpy loaded (vision imported it)
 
     # -- geometry --------------------------------------------------------------
 
@@ -355,6 +360,17 @@ class VisionPipeline:
         ValueError saying so (the OpenCV steps would fail on it deep inside,
         with a message about their own arguments)."""
         check_frame(frame)
+        # The networks' products are small (a few hundred rows by a few dozen): OpenBLAS
+        # splits them over every core anyway, and its threads spin waiting on a core
+        # the camera thread and the server need.  One thread: a 12-card 720p frame
+        # 316 -> 119 ms wall with the other core busy (bench/vision_blas.py).
+        if self.blas_threads is None:
+            return self._process_frame(frame)
+        with self._blas.limit(limits=self.blas_threads, user_api="blas"):
+            return self._process_frame(frame)
+
+    def _process_frame(self, frame: np.ndarray) -> FrameResult:
+        """:meth:`process` of a checked frame."""
         self._count += 1
         h, w = frame.shape[:2]
         thumb = None
