@@ -164,3 +164,24 @@ def test_a_photo_whose_cards_lie_small_is_read_at_a_finer_copy(monkeypatch):
     assert pipe._frame_base(img).f > 1.2 * pipeline.NO_MAT_WORK_SIDE / 4000
     monkeypatch.setattr(pipeline, "NO_MAT_MAX_WORK_SIDE", pipeline.NO_MAT_WORK_SIDE)
     assert score(VisionPipeline().process(img), truth).found <= 2
+
+
+def test_a_pile_photo_with_no_card_lying_whole_keeps_the_scale_its_cards_have():
+    """No card lies whole, so the scale is searched: the frame-size guess and
+    scales twice and four times closer, the one that reads the most cards
+    winning.  The guess was read at the 1280 px copy (1.8 px per mm here),
+    where it read 2 cards, and a scale twice too large read 3 (a large
+    index's rank still fills its patch): every outline came out half size
+    and 1 card was found.  The guess is now read at the copy it asks for
+    (bench.vision_decks_photo scene 1001: nicu-white)."""
+    nicu = _other_deck("kde/nicu-white")
+    img, truth = render_scene(4000, 3000, 7, seed=1001, mat=False, faces=nicu)
+    sides = []
+    for c in truth.cards:
+        q = np.asarray(c.corners_px, float)
+        d = sorted(float(np.hypot(*(q[(k + 1) % 4] - q[k]))) for k in range(2))
+        sides += [d[0] / 63, d[1] / 88]
+    pipe = VisionPipeline()
+    s = score(pipe.process(img), truth)
+    assert s.found >= 3 and not s.misread
+    assert 0.8 < pipe._scale / float(np.median(sides)) < 1.25

@@ -413,6 +413,15 @@ class VisionPipeline:
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
         guess = guessed_scale(frame.shape, 1.0)  # frame px per mm, as self._scale
         best, best_n, best_scale = result, _cards_read(result), None
+        h, w = frame.shape[:2]
+        if self._no_mat_work_f(h, w, guess) > NO_MAT_FINER * base.f:
+            # a photo's guess was read at the usual copy, where its indices lie small; read
+            # at the copy the guess asks for, it is not outread by a scale twice too large
+            # (whose patch still holds a large index's rank)
+            self._scale = guess
+            fine = self._process(frame, self._base_at(frame, base.gray, base.cal), read_pips=False)
+            if _cards_read(fine) > best_n:
+                best, best_n, best_scale = fine, _cards_read(fine), self._scale
         # the cards' own edges say how large they are (vision.card_scale): a
         # candidate that wins ties, as a wrong scale can read as many cards
         est = self._scale_from_corners(frame, base)
