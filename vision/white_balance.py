@@ -18,7 +18,11 @@ rate of well-lit scenes, 14 of 454).
 
 Which pixels are white: those that stand out brighter than the table
 around them, as paper must to be found at all, and of those the brightest
-(a face's pictures stand out too, but are darker than its paper).  On a
+(a face's pictures stand out too, but are darker than its paper), and of
+those only the ones near the brightest level: where the cards are few, a
+red plaid cloth's bright squares stand out from its dark ones and fill the
+brightest share in one consistent red, which was taken for the lamp and
+turned the cards cyan.  On a
 card table the cards are the whitest things; taking the brightest pixels of
 the whole frame instead would take a wooden table's highlights for the
 lamp whenever the cards cover little of the frame.  Only when too few
@@ -60,6 +64,11 @@ BRIGHTEST = 0.02
 FALLBACK_MIN_RATIO = 0.55
 #: fewer sample pixels than this say nothing
 MIN_SAMPLE = 100
+#: of that share, only pixels at least this share of its brightest (its 95th
+#: percentile of summed channels) are taken: where the cards cover little of
+#: the frame, a plaid cloth's bright squares stand out too and fill the share,
+#: but paper is brighter than they are under any lamp
+NEAR_BRIGHTEST = 0.8
 #: a channel at or above this is clipped: its ratio is not the lamp's
 CLIPPED = 250
 #: white under a lamp is at least this bright (brightest channel)
@@ -124,6 +133,9 @@ def estimate(frame: np.ndarray) -> Balance | None:
     if n < MIN_SAMPLE or len(pool) < n:
         return None
     pick = pool[np.argpartition(level[pool], len(pool) - n)[-n:]]
+    near = pick[level[pick] >= NEAR_BRIGHTEST * np.percentile(level[pick], 95)]
+    if len(near) >= MIN_SAMPLE:
+        pick = near
     if fallback and float(np.median(low[pick] / np.maximum(top[pick], 1))) < FALLBACK_MIN_RATIO:
         return None
     bright = px[pick].astype(np.float32) + 1.0
