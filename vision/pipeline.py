@@ -363,7 +363,7 @@ class VisionPipeline:
         # The networks' products are small (a few hundred rows by a few dozen): OpenBLAS
         # splits them over every core anyway, and its threads spin waiting on a core
         # the camera thread and the server need.  One thread: a 12-card 720p frame
-        # 316 -> 119 ms wall with the other core busy (bench/vision_blas.py).
+        # 361 -> 100 ms wall with the other core busy (bench/vision_blas.py).
         if self.blas_threads is None:
             return self._process_frame(frame)
         with self._blas.limit(limits=self.blas_threads, user_api="blas"):
@@ -409,7 +409,9 @@ class VisionPipeline:
         cards wins (the guess on a tie); its scale is kept for the frames that
         follow.  A video with no card to read searches again only every
         :data:`SCALE_SEARCH_EVERY` frames.  Only the plane and what is found in
-        it are worked out again (``base`` is the frame's own part)."""
+        it are worked out again (``base`` is the frame's own part), except for
+        the guess itself on a photo, which is read once more at the finer copy
+        it asks for (the first reading was at the usual copy)."""
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
         guess = guessed_scale(frame.shape, 1.0)  # frame px per mm, as self._scale
         best, best_n, best_scale = result, _cards_read(result), None
