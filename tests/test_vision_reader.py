@@ -170,3 +170,24 @@ def test_a_foreign_jack_letter_is_declined_not_read_as_an_eight():
     taught.add_rank("J", gl.rank_ink)
     taught.add_suit("clubs", gl.suit_ink)
     assert "B" not in refs.extend(taught).rank_labels
+
+
+@pytest.mark.parametrize("ink", [(235, 190, 40), (210, 160, 40)], ids=["yellow", "gold"])
+def test_a_four_colour_decks_yellow_diamonds_are_read_as_a_red_suit(ink):
+    """Four-colour decks print diamonds yellow or gold: a little redder than
+    green, so neither clearly red nor black.  Green standing well above blue
+    (as shares of the paper's) says yellow, a red suit, and no yellow index
+    is read as a black suit (tests/test_vision_decks.py has a photo whose
+    yellow diamonds were declined)."""
+    import dataclasses
+
+    style = dataclasses.replace(cardart.deck_styles()[0], red=ink)
+
+    def reads():
+        out = [read_patch(_patch(rank, suit, style)) for rank in RANKS for suit in ("diamonds", "hearts")]
+        wrong = [(r.rank, r.suit) for r, (rank, suit) in zip(out, [(a, b) for a in RANKS for b in ("diamonds", "hearts")], strict=True)
+                 if r is not None and (r.rank, r.suit) != (rank, suit)]
+        return sum(r is not None for r in out), wrong
+
+    read, wrong = reads()
+    assert wrong == [] and read >= 24

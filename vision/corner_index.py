@@ -407,6 +407,14 @@ def _split_merged(labels: np.ndarray, c, new_id: int):
     return parts
 
 
+#: ink whose redness is unsure (red a little above green) but whose green stands
+#: this far above its blue (each as a share of the paper's) is yellow or gold: the
+#: diamonds of four-colour decks (aisleriot's anglo_modern_4_color,
+#: neoclassical_4_color, atlasnye_skat), a red suit.  Red ink blurred towards
+#: the paper, or a dark red, keeps green and blue together
+YELLOW_GREEN_OVER_BLUE = 0.25
+
+
 def _paper_and_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarray) -> bool | None:
     """True if the ink under ``mask`` is red, False if black/blue, None if unsure."""
     ink = patch[mask > 0]
@@ -421,6 +429,8 @@ def _paper_and_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarra
         return True
     if redness < 0.1:
         return False
+    if c[1] - c[0] > YELLOW_GREEN_OVER_BLUE:
+        return True  # yellow or gold: a four-colour deck's diamonds
     return None
 
 
