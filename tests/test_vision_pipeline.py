@@ -168,15 +168,17 @@ def test_a_frame_is_worked_with_one_blas_thread_and_numpy_is_left_as_it_was(monk
     it alone."""
     import vision.pipeline as vp
 
-    blas = ThreadpoolController().select(user_api="blas")
-    if not blas.lib_controllers:
+    def blas_threads() -> list[int]:
+        return [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers]
+
+    before = blas_threads()
+    if not before:
         pytest.skip("numpy has no BLAS library that threadpoolctl can set")
-    before = [c.num_threads for c in blas.lib_controllers]
     seen = []
     real = vp.read_patch
 
     def watching(*a, **k):
-        seen.append([c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers])
+        seen.append(blas_threads())
         return real(*a, **k)
 
     monkeypatch.setattr(vp, "read_patch", watching)
@@ -184,11 +186,11 @@ def test_a_frame_is_worked_with_one_blas_thread_and_numpy_is_left_as_it_was(monk
     with threadpool_limits(limits=2, user_api="blas"):
         limited = VisionPipeline().process(img)
         assert seen and all(n == [1] * len(before) for n in seen)
-        assert [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers] == [2] * len(before)
+        assert blas_threads() == [2] * len(before)
         seen.clear()
         as_set = VisionPipeline(blas_threads=None).process(img)
         assert seen and all(n == [2] * len(before) for n in seen)
-    assert [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers] == before
+    assert blas_threads() == before
     assert score(limited, truth).read == score(as_set, truth).read > 0
 
 

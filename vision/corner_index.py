@@ -424,13 +424,19 @@ def _paper_and_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarra
         return None
     p = _median_colour(paper) + 1
     c = _median_colour(ink) / p  # white-balanced ink colour (B, G, R)
-    redness = c[2] - max(c[0], c[1])
+    red = redness_says(c[2] - max(c[0], c[1]))
+    if red is None and c[1] - c[0] > YELLOW_GREEN_OVER_BLUE:
+        return True  # yellow or gold: a four-colour deck's diamonds
+    return red
+
+
+def redness_says(redness: float) -> bool | None:
+    """Red (True), black or blue (False) or unsure (None) from ink's redness: its
+    red share of the paper's less the larger of its green and blue shares."""
     if redness > 0.22:
         return True
     if redness < 0.1:
         return False
-    if c[1] - c[0] > YELLOW_GREEN_OVER_BLUE:
-        return True  # yellow or gold: a four-colour deck's diamonds
     return None
 
 

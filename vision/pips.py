@@ -31,7 +31,7 @@ import numpy as np
 from . import geometry as g
 from . import glyph_model
 from .cards import Plane
-from .corner_index import Evidence
+from .corner_index import Evidence, redness_says
 from .glyphs import RANKS, RED_SUITS, SUITS
 from .suit_decision import likeliest_suit, suit_share
 
@@ -223,7 +223,7 @@ def ink_is_red(face: np.ndarray, sel: np.ndarray, paper: np.ndarray) -> bool | N
     # np.median of the gathered pixels (_ink_is_red_sorted), without gathering a 3-channel
     # face under a mask nor sorting it (a face's pips and paper: ~1.5 ms -> ~0.2-0.3 ms)
     c = channel_medians(face, sel, n_ink) / (channel_medians(face, paper, n_paper) + 1)
-    return _redness_says(c[2] - max(c[0], c[1]))
+    return redness_says(c[2] - max(c[0], c[1]))
 
 
 def _ink_is_red_sorted(face: np.ndarray, sel: np.ndarray, paper: np.ndarray) -> bool | None:
@@ -233,15 +233,7 @@ def _ink_is_red_sorted(face: np.ndarray, sel: np.ndarray, paper: np.ndarray) -> 
     if len(ink) < 4 or len(pp) < 10:
         return None
     c = np.median(ink, axis=0) / (np.median(pp, axis=0) + 1)
-    return _redness_says(c[2] - max(c[0], c[1]))
-
-
-def _redness_says(redness) -> bool | None:
-    if redness > 0.22:
-        return True
-    if redness < 0.1:
-        return False
-    return None
+    return redness_says(c[2] - max(c[0], c[1]))
 
 
 def cumulative(img: np.ndarray, mask: np.ndarray | None = None, channel: int = 0) -> np.ndarray:
