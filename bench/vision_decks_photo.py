@@ -32,17 +32,20 @@ from vision.pipeline import VisionPipeline  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
 
 
-def photo_scene(seed: int, seed0: int, size: tuple[int, int], faces=None):
+def photo_scene(seed: int, seed0: int, size: tuple[int, int], faces=None, background: str | None = None):
     """The scene of ``seed`` in a run from ``seed0``: ``size``, no mat, 6-9
-    cards (bench.vision_misses and bench.reader_patches draw the same with ``--size``)."""
-    return render_scene(size[0], size[1], 6 + (seed - seed0) % 4, seed=seed, mat=False, faces=faces)
+    cards (bench.vision_misses and bench.reader_patches draw the same with ``--size``).
+    ``background``: every scene on this table instead of one drawn at random."""
+    return render_scene(size[0], size[1], 6 + (seed - seed0) % 4, seed=seed, mat=False, faces=faces, background=background)
 
 
-def measure(deck: decklib.Deck | None, n_scenes: int, seed0: int, size: tuple[int, int]) -> tuple[Score, list[float]]:
+def measure(
+    deck: decklib.Deck | None, n_scenes: int, seed0: int, size: tuple[int, int], background: str | None = None
+) -> tuple[Score, list[float]]:
     """Score and CPU ms per image on ``n_scenes`` no-mat scenes of ``size`` drawn with ``deck``'s faces."""
     total, ms = Score(), []
     for i in range(n_scenes):
-        img, truth = photo_scene(seed0 + i, seed0, size, deck)
+        img, truth = photo_scene(seed0 + i, seed0, size, deck, background)
         t0 = time.thread_time()
         result = VisionPipeline().process(img)
         ms.append(1000 * (time.thread_time() - t0))
@@ -63,10 +66,12 @@ def main() -> None:
     ap.add_argument("--seed0", type=int, default=1000)
     ap.add_argument("--size", default="4000x3000", help="image width x height")
     ap.add_argument("--deck", action="append", default=[], help="only decks whose name contains this (repeatable)")
+    ap.add_argument("--background", default=None, help="every scene on this table: wood, felt, light, plaid, or white (a white cloth, never drawn at random)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     w, h = (int(t) for t in args.size.lower().split("x"))
-    print(f"OpenCV {cv2.__version__}, load average {os.getloadavg()[0]:.1f}; {args.size}, no mat, seeds {args.seed0}..")
+    table = f", all on {args.background}" if args.background else ""
+    print(f"OpenCV {cv2.__version__}, load average {os.getloadavg()[0]:.1f}; {args.size}, no mat{table}, seeds {args.seed0}..")
     if decklib.renderer() is None or not decklib.all_sources():
         print("no third-party decks (apt-get install " + " ".join(decklib.APT_PACKAGES) + ")")
         return
@@ -78,7 +83,7 @@ def main() -> None:
         except RuntimeError as e:
             print(f"{deck.name:32s} could not be rendered: {e}")
             continue
-        s, ms = measure(deck, args.scenes, args.seed0, (w, h))
+        s, ms = measure(deck, args.scenes, args.seed0, (w, h), args.background)
         both.add(s)
         all_ms += ms
         print(_line(deck.name, s, ms), flush=True)

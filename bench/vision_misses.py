@@ -194,19 +194,21 @@ def classify(
     deck=None,
     size: tuple[int, int] | None = None,
     bench_size: tuple[int, int] = (1280, 720),
+    background: str | None = None,
 ) -> collections.Counter:
     """Tally of corner classes and, for cards missed, finder fates; ``misses``
     (when given) gets (seed, card index, corner class, finder fate) per miss.
     ``deck``: a third-party deck's faces (:class:`vision.decks.Deck`) instead
     of the generator's.  ``size``: bench.vision_decks_photo's scenes instead
     (that size, no mat, 6-9 cards).  ``bench_size``: bench/vision.py's scenes
-    at this frame size (its ``--size``)."""
+    at this frame size (its ``--size``).  ``background``: every scene on this
+    table instead of one drawn at random."""
     tally: collections.Counter = collections.Counter()
     for i in range(seed0, seed0 + n_scenes):
         if size is None:
-            img, truth = render_scene(*bench_size, 4 + (i % 9), seed=i, mat=i % 3 != 2, faces=deck)
+            img, truth = render_scene(*bench_size, 4 + (i % 9), seed=i, mat=i % 3 != 2, faces=deck, background=background)
         else:
-            img, truth = photo_scene(i, seed0, size, deck)
+            img, truth = photo_scene(i, seed0, size, deck, background)
         pipe = VisionPipeline()
         res, trace, args = _traced_pipeline(pipe, img)
         s = score(res, truth)
@@ -264,6 +266,7 @@ def main() -> None:
     ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--size", help="WxH: bench.vision_decks_photo's no-mat scenes at this size (e.g. 4000x3000; --seed0 1000 for its seeds)")
     ap.add_argument("--bench-size", default="1280x720", help="WxH: bench/vision.py's scenes at this size (its --size)")
+    ap.add_argument("--background", default=None, help="every scene on this table: wood, felt, light, plaid, or white")
     ap.add_argument("--list", action="store_true", help="print every miss: seed, card, corner class, finder fate")
     ap.add_argument(
         "--deck",
@@ -283,7 +286,7 @@ def report(args, deck) -> None:
     misses: list = []
     size = tuple(int(x) for x in args.size.lower().split("x")) if args.size else None
     bench_size = tuple(int(x) for x in args.bench_size.lower().split("x"))
-    t = classify(args.scenes, args.seed0, misses, deck, size, bench_size)
+    t = classify(args.scenes, args.seed0, misses, deck, size, bench_size, args.background)
     e = t["expected"] or 1
     name = f" ({deck.name})" if deck is not None else ""
     print(f"{args.scenes} scenes from seed {args.seed0}{name}: {t['expected']} face cards with an uncovered index")

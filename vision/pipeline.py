@@ -118,6 +118,12 @@ NO_MAT_WORK_PX_PER_MM = 3.0
 NO_MAT_MAX_WORK_SIDE = 2560.0
 #: finer only by more than this factor (a copy made again costs its resize and paper mask)
 NO_MAT_FINER = 1.15
+#: a paper blob narrower than this (work px) is no card lying whole: on a white table the
+#: cloth's noise next to the threshold leaves specks, and a clump of them 25x30 px is as
+#: rectangular as a card (kde/standard on white, photo seed 1001: its scale taken as 1.1
+#: frame px/mm, against 5, and no card read).  The first no-mat copy has a 1280 px side,
+#: where a card a thirtieth of a 12 MP photo's width is still 42 px wide
+MIN_WHOLE_CARD_PX = 40.0
 #: without a mat or a card lying whole, the guess of what the frame's longer side spans (mm)
 GUESSED_SPAN_MM = 700.0
 #: and the frame is also read as spanning 1/k of that (about 350 and 175 mm: close-up photos)
@@ -259,11 +265,12 @@ class VisionPipeline:
 
     @staticmethod
     def _estimate_scale(blobs) -> float | None:
-        """Work px per mm from paper blobs that look like one whole card."""
+        """Work px per mm from paper blobs that look like one whole card and
+        are large enough to be one (:data:`MIN_WHOLE_CARD_PX`)."""
         est = []
         for b in blobs:
             (w, h) = sorted(b.rect[1])
-            if h <= 0 or b.rectangularity < 0.88:
+            if h <= 0 or b.rectangularity < 0.88 or w < MIN_WHOLE_CARD_PX:
                 continue
             if 0.62 < w / h < 0.82:
                 est.append((w / g.CARD_W + h / g.CARD_H) / 2)
