@@ -351,3 +351,17 @@ def test_cards_on_a_white_tablecloth_are_found(monkeypatch):
     assert s.expected == 9 and s.found >= 5 and s.misread == [], s
     monkeypatch.setattr(vc, "PAPER_HEADROOM", 1.0)  # the old fixed margin
     assert score(VisionPipeline().process(img), truth).found == 0
+
+
+def test_a_bright_table_is_drawn_only_when_asked_and_is_brighter_than_the_white_cloth():
+    """The benches' "bright" table (a white table nearly as bright as the
+    cards, where finding paper by its brightness fails: docs/vision.md,
+    session 36) is never one of the random tables, and it lies above the
+    white cloth."""
+    drawn = {render_scene(320, 240, 1, seed=s, mat=False, occluders=0, effects=False)[1].background for s in range(40)}
+    assert drawn == {"wood", "felt", "light", "plaid"}
+    levels = {}
+    for table in ("white", "bright"):
+        img, _ = render_scene(320, 240, 0, seed=3, mat=False, occluders=0, effects=False, background=table)
+        levels[table] = float(np.median(img))
+    assert levels["bright"] > levels["white"] + 10

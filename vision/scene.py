@@ -81,6 +81,9 @@ def _table_texture(rng: np.random.Generator, w: int, h: int, kind: str) -> np.nd
     elif kind == "white":  # a white tablecloth or laminate: never drawn at random, only when asked
         base = np.array(rng.choice([(205, 212, 215), (215, 215, 212), (196, 208, 214)]), np.float32)
         img = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
+    elif kind == "bright":  # a white table nearly as bright as the cards' paper: only when asked
+        base = np.array(rng.choice([(230, 233, 235), (234, 234, 231), (226, 232, 236)]), np.float32)
+        img = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
     else:  # plaid cloth
         c1 = np.array(rng.choice([(40, 40, 140), (120, 60, 30), (60, 100, 60)]), np.float32)
         c2 = c1 * 0.6
@@ -288,6 +291,9 @@ def render_scene(
     (x0, y0, x1, y1 mm of the top-left index) and ``four_index`` say which
     corners must be uncovered for the card to count as readable.  The random
     stream is the same either way, so one seed gives the same layout.
+    ``background``: the table, drawn at random among wood, felt, light and
+    plaid unless given; "white" (a white cloth, 196-215) and "bright" (a
+    white table nearly as bright as the cards, 226-236) only when asked.
     ``lamp``: the light's colour as gains on (blue, green, red), applied
     before the camera's noise and JPEG, e.g. (0.6, 0.82, 1.0) for a warm
     lamp a camera has not corrected; the random stream is the same."""
