@@ -54,6 +54,7 @@ from .corner_index import (
     read_patch,
     whole_probs,
 )
+from .edge_corners import find_edge_corners, light_neutral_table
 from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fuse
 from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
@@ -452,9 +453,15 @@ class VisionPipeline:
 
     def _scale_from_corners(self, frame: np.ndarray, base: _FrameBase) -> float | None:
         """Card sizes in the current plane's units per mm, from the corners
-        of cards that do not lie whole (:func:`vision.card_scale.card_scale`)."""
+        of cards that do not lie whole (:func:`vision.card_scale.card_scale`),
+        and on a light cloth from corners of the cards' edges too
+        (:mod:`vision.edge_corners`: their paper may not be found at all)."""
         *_, plane, blobs = self._prepare(frame, base)
-        return card_scale([c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)])
+        corners = [c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)]
+        if base.cal is None and light_neutral_table(base.bg):
+            # on a light cloth the cards' edges show where their paper may not
+            corners += find_edge_corners(base.work_gray, plane, [c.point for c in corners])
+        return card_scale(corners)
 
     def _process(self, frame: np.ndarray, base: _FrameBase, read_pips: bool) -> FrameResult:
         """One reading of the frame at the current plane.  ``read_pips``:
@@ -534,6 +541,9 @@ class VisionPipeline:
                     refuted.append((p.anchor, r.rank, r.suit))
                     continue
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
+        if cal is None and light_neutral_table(bg):
+            # a white table nearly as bright as the cards: their paper is hardly found, their edges are
+            found += self._edge_corner_cards(frame, plane, work_gray, found, all_corners, glyphs_of)
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
         for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found, glyphs_of) if read_pips else []:
             r = pips.decide(face, evs)
@@ -846,6 +856,24 @@ class VisionPipeline:
         if _layout_rules_out(frame, plane, c.point, u, v, reading.rank, others, corners, contour=blob.contour_plane, row=row):
             return True
         return suit_too and near_pip.contradicts(row, reading.rank, reading.suit)
+
+    def _edge_corner_cards(self, frame, plane: Plane, work_gray, found: list[_Found], all_corners: list[Corner], glyphs_of) -> list[_Found]:
+        """Cards read at corners found from edge segments (:mod:`vision.edge_corners`):
+        on a table nearly as bright as the cards, whose paper the mask misses."""
+        cards = [x.outline for x in found if x.kind == "card"]
+        known = [c.point for c in all_corners]
+        out: list[_Found] = []
+        for c in find_edge_corners(work_gray, plane, known):
+            if any(inside(c.point + 2 * (c.d1 + c.d2), o) for o in cards):
+                continue  # on a card read already (its own edges, a court card's frame)
+            r = self._read_corner(frame, plane, c, glyphs_of=glyphs_of)
+            if r is None:
+                continue
+            _, reading, u, v = r
+            outline = card_outline(c.point, u, v)
+            out.append(_Found("card", outline, [c.point + 5 * u + 8 * v], reading.confidence, reading.rank, reading.suit))
+            cards.append(outline)
+        return out
 
     def _read_corner(
         self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None, glyphs_of=None
