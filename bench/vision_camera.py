@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--faults", default=",".join(FAULTS), help="comma-separated, of: " + ", ".join(FAULTS))
     ap.add_argument("--size", default="1280x720")
-    ap.add_argument("--background", default=None, help="every scene on this table (wood, felt, light, plaid, white or bright: a white cloth, and a white table nearly as bright as the cards, which the generator never draws at random)")
+    ap.add_argument("--background", default=None, help="every scene on this table (wood, felt, light, plaid, white, bright or black: a white cloth, a white table nearly as bright as the cards and a black cloth, which the generator never draws at random)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     w, h = (int(v) for v in args.size.split("x"))

@@ -66,7 +66,7 @@ def main() -> None:
     ap.add_argument("--seed0", type=int, default=1000)
     ap.add_argument("--size", default="4000x3000", help="image width x height")
     ap.add_argument("--deck", action="append", default=[], help="only decks whose name contains this (repeatable)")
-    ap.add_argument("--background", default=None, help="every scene on this table: wood, felt, light, plaid, white or bright (a white cloth, a white table nearly as bright as the cards: never drawn at random)")
+    ap.add_argument("--background", default=None, help="every scene on this table: wood, felt, light, plaid, white, bright or black (a white cloth, a white table nearly as bright as the cards, a black cloth: never drawn at random)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     w, h = (int(t) for t in args.size.lower().split("x"))

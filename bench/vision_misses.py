@@ -266,7 +266,7 @@ def main() -> None:
     ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--size", help="WxH: bench.vision_decks_photo's no-mat scenes at this size (e.g. 4000x3000; --seed0 1000 for its seeds)")
     ap.add_argument("--bench-size", default="1280x720", help="WxH: bench/vision.py's scenes at this size (its --size)")
-    ap.add_argument("--background", default=None, help="every scene on this table: wood, felt, light, plaid, white or bright")
+    ap.add_argument("--background", default=None, help="every scene on this table: wood, felt, light, plaid, white, bright or black")
     ap.add_argument("--list", action="store_true", help="print every miss: seed, card, corner class, finder fate")
     ap.add_argument(
         "--deck",

@@ -84,6 +84,9 @@ def _table_texture(rng: np.random.Generator, w: int, h: int, kind: str) -> np.nd
     elif kind == "bright":  # a white table nearly as bright as the cards' paper: only when asked
         base = np.array(rng.choice([(230, 233, 235), (234, 234, 231), (226, 232, 236)]), np.float32)
         img = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
+    elif kind == "black":  # a black cloth or dark laminate: only when asked
+        base = np.array(rng.choice([(20, 20, 22), (28, 24, 22), (16, 20, 26)]), np.float32)
+        img = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
     else:  # plaid cloth
         c1 = np.array(rng.choice([(40, 40, 140), (120, 60, 30), (60, 100, 60)]), np.float32)
         c2 = c1 * 0.6
@@ -292,8 +295,9 @@ def render_scene(
     corners must be uncovered for the card to count as readable.  The random
     stream is the same either way, so one seed gives the same layout.
     ``background``: the table, drawn at random among wood, felt, light and
-    plaid unless given; "white" (a white cloth, 196-215) and "bright" (a
-    white table nearly as bright as the cards, 226-236) only when asked.
+    plaid unless given; "white" (a white cloth, 196-215), "bright" (a
+    white table nearly as bright as the cards, 226-236) and "black" (a black
+    cloth, 16-28) only when asked.
     ``lamp``: the light's colour as gains on (blue, green, red), applied
     before the camera's noise and JPEG, e.g. (0.6, 0.82, 1.0) for a warm
     lamp a camera has not corrected; the random stream is the same."""
