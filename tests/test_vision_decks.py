@@ -153,7 +153,8 @@ def test_a_photo_whose_cards_lie_small_is_read_at_a_finer_copy(monkeypatch):
     leaves 1.3 px per mm, where a Paris deck's rank and suit run together and
     its frame line joins the table.  Once a card lying whole gives the scale,
     the copy is made again at 3 px per mm (pipeline.NO_MAT_WORK_PX_PER_MM):
-    scene 1001 of bench.vision_decks_photo, 5 of 5 cards, against 2."""
+    scene 1001 of bench.vision_decks_photo, 5 of 5 cards, against 2 (4 with
+    the corners of the cards' edges, which see the frame line's notch)."""
     from vision import pipeline
 
     paris = _other_deck("aisleriot/paris")
@@ -163,7 +164,7 @@ def test_a_photo_whose_cards_lie_small_is_read_at_a_finer_copy(monkeypatch):
     assert s.expected == 5 and s.found == 5 and not s.misread
     assert pipe._frame_base(img).f > 1.2 * pipeline.NO_MAT_WORK_SIDE / 4000
     monkeypatch.setattr(pipeline, "NO_MAT_MAX_WORK_SIDE", pipeline.NO_MAT_WORK_SIDE)
-    assert score(VisionPipeline().process(img), truth).found <= 2
+    assert score(VisionPipeline(edge_corners=False).process(img), truth).found <= 2
 
 
 def test_a_pile_photo_with_no_card_lying_whole_keeps_the_scale_its_cards_have():

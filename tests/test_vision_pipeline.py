@@ -336,12 +336,9 @@ def test_cards_in_shade_on_a_beige_table_are_found(monkeypatch):
     img = np.where(on_cards[..., None] > 0, np.clip(img * shade, 0, 255), img).astype(np.uint8)
     s = score(VisionPipeline().process(img), truth)
     assert s.found == 4 and s.misread == [], s
-    import vision.pipeline as vpl
-
     # brightness alone (and no corners from edges, which an untinted light table gets: they find 3)
     monkeypatch.setattr(vc, "TINTED_TABLE_SAT", 256)
-    monkeypatch.setattr(vpl, "light_neutral_table", lambda _bg: False)
-    assert score(VisionPipeline().process(img), truth).found <= 2
+    assert score(VisionPipeline(edge_corners=False).process(img), truth).found <= 2
 
 
 def test_cards_on_a_white_tablecloth_are_found(monkeypatch):
@@ -353,22 +350,21 @@ def test_cards_on_a_white_tablecloth_are_found(monkeypatch):
     img, truth = render_scene(1280, 720, 11, seed=7, mat=False, background="white")
     s = score(VisionPipeline().process(img), truth)
     assert s.expected == 9 and s.found >= 5 and s.misread == [], s
-    import vision.pipeline as vpl
-
     monkeypatch.setattr(vc, "PAPER_HEADROOM", 1.0)  # the old fixed margin
-    monkeypatch.setattr(vpl, "light_neutral_table", lambda _bg: False)  # and no corners from edges (they find 3)
-    assert score(VisionPipeline().process(img), truth).found == 0
+    # and no corners from edges (they find 3)
+    assert score(VisionPipeline(edge_corners=False).process(img), truth).found == 0
 
 
-def test_a_bright_table_is_drawn_only_when_asked_and_is_brighter_than_the_white_cloth():
+def test_the_white_bright_and_black_tables_are_drawn_only_when_asked():
     """The benches' "bright" table (a white table nearly as bright as the
     cards, where finding paper by its brightness fails: docs/vision.md,
-    session 36) is never one of the random tables, and it lies above the
-    white cloth."""
+    session 36) and "black" cloth (session 37) are never among the random
+    tables; bright lies above the white cloth, black below every dark felt."""
     drawn = {render_scene(320, 240, 1, seed=s, mat=False, occluders=0, effects=False)[1].background for s in range(40)}
     assert drawn == {"wood", "felt", "light", "plaid"}
     levels = {}
-    for table in ("white", "bright"):
+    for table in ("white", "bright", "black"):
         img, _ = render_scene(320, 240, 0, seed=3, mat=False, occluders=0, effects=False, background=table)
         levels[table] = float(np.median(img))
     assert levels["bright"] > levels["white"] + 10
+    assert levels["black"] < 35

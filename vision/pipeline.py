@@ -54,7 +54,7 @@ from .corner_index import (
     read_patch,
     whole_probs,
 )
-from .edge_corners import find_edge_corners, light_neutral_table
+from .edge_corners import MAX_RANK_TOP_MM, NOTCHED_MIN_PX_PER_MM, find_edge_corners, light_neutral_table
 from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fuse
 from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
@@ -219,7 +219,9 @@ class VisionPipeline:
     every corner alone.  ``balance``: take a lamp's colour out of the frame
     first (:mod:`vision.white_balance`), looked at every ``mat_every``
     frames.  ``blas_threads``: numpy's BLAS threads while a frame is
-    processed (None: as they are; see :meth:`process`)."""
+    processed (None: as they are; see :meth:`process`).  ``edge_corners``:
+    without a mat, read card corners found from edge segments too
+    (:mod:`vision.edge_corners`; off only to measure what they add)."""
 
     def __init__(
         self,
@@ -232,8 +234,10 @@ class VisionPipeline:
         fusion: FusionThresholds | None = FUSION,
         balance: bool = True,
         blas_threads: int | None = 1,
+        edge_corners: bool = True,
     ) -> None:
         self.use_mat = use_mat
+        self.edge_corners = edge_corners
         self.blas_threads = blas_threads
         self.balance = balance
         self._cast: Balance | None = None  # the lamp's colour taken out of every frame
@@ -458,7 +462,7 @@ class VisionPipeline:
         (:mod:`vision.edge_corners`: their paper may not be found at all)."""
         *_, plane, blobs = self._prepare(frame, base)
         corners = [c for bi, b in enumerate(blobs) for c in find_corners(bi, b, plane.metric)]
-        if base.cal is None and light_neutral_table(base.bg):
+        if self.edge_corners and base.cal is None and light_neutral_table(base.bg):
             # on a light cloth the cards' edges show where their paper may not
             corners += find_edge_corners(base.work_gray, plane, [c.point for c in corners])
         return card_scale(corners)
@@ -541,9 +545,17 @@ class VisionPipeline:
                     refuted.append((p.anchor, r.rank, r.suit))
                     continue
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
-        if cal is None and light_neutral_table(bg):
-            # a white table nearly as bright as the cards: their paper is hardly found, their edges are
-            found += self._edge_corner_cards(frame, plane, work_gray, found, all_corners, glyphs_of)
+        light = light_neutral_table(bg)
+        if self.edge_corners and cal is None and (read_pips or light):
+            # corners of the cards' edges: on a white table nearly as bright as the cards their
+            # paper is hardly found, and on any table a face whose rim or index reaches its edge
+            # leaves its paper corner notched; inside the scale search (no pips) only on a light table
+            found += self._edge_corner_cards(
+                frame, plane, work_gray, found, all_corners, glyphs_of, refuted,
+                layout_mask=mask if read_pips else None,
+                min_px_per_mm=0.0 if light else NOTCHED_MIN_PX_PER_MM,
+                unmirrored=not light,
+            )
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
         for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found, glyphs_of) if read_pips else []:
             r = pips.decide(face, evs)
@@ -857,26 +869,65 @@ class VisionPipeline:
             return True
         return suit_too and near_pip.contradicts(row, reading.rank, reading.suit)
 
-    def _edge_corner_cards(self, frame, plane: Plane, work_gray, found: list[_Found], all_corners: list[Corner], glyphs_of) -> list[_Found]:
+    def _edge_corner_cards(
+        self,
+        frame,
+        plane: Plane,
+        work_gray,
+        found: list[_Found],
+        all_corners: list[Corner],
+        glyphs_of,
+        refuted: list,
+        layout_mask=None,
+        min_px_per_mm: float = 0.0,
+        unmirrored: bool = False,
+    ) -> list[_Found]:
         """Cards read at corners found from edge segments (:mod:`vision.edge_corners`):
-        on a table nearly as bright as the cards, whose paper the mask misses."""
+        on a table nearly as bright as the cards, whose paper the mask misses,
+        and cards whose paper corner a rim or an index at the edge notches.
+        With a ``layout_mask`` (the paper mask, when pips are read) a number
+        reading is checked against the layout beside its index as a paper
+        corner's is, and one ruled out goes to ``refuted``: a corner at a
+        stagger's step whose patch reaches the next card's index reads that
+        index (kde/penguins on a black cloth: a 3 of clubs at the 10 of
+        hearts' corner, whose pips the layout sees).  Corners where the frame
+        gives fewer than ``min_px_per_mm`` are not read; ``unmirrored``: only
+        in a face-up card's own index frame (:meth:`_read_corner`)."""
         cards = [x.outline for x in found if x.kind == "card"]
+        others = [(a, x.outline) for x in found if x.kind == "card" for a in x.anchors]
         known = [c.point for c in all_corners]
         out: list[_Found] = []
         for c in find_edge_corners(work_gray, plane, known):
             if any(inside(c.point + 2 * (c.d1 + c.d2), o) for o in cards):
                 continue  # on a card read already (its own edges, a court card's frame)
-            r = self._read_corner(frame, plane, c, glyphs_of=glyphs_of)
+            if min_px_per_mm and frame_px_per_mm(plane, c.point) < min_px_per_mm:
+                continue
+            # a mirrored reading at an edge corner of a notched card is most often the next card's
+            # index seen from a stagger's step (the 3 of clubs below the 10 of hearts, kde/penguins);
+            # on a light table, where these corners find most cards, a four-index deck's mirrored
+            # corners are read too (reading them unmirrored lost 1-2 cards a bench, no misread)
+            r = self._read_corner(frame, plane, c, glyphs_of=glyphs_of, unmirrored=unmirrored)
             if r is None:
                 continue
             _, reading, u, v = r
+            if reading.rank_box[1] / PATCH_PPM > MAX_RANK_TOP_MM:
+                continue  # another card's index further down the patch: no index of this corner's
+            anchor = _index_anchor(c.point, u, v)
+            if (
+                layout_mask is not None
+                and reading.rank in NUMBER_RANKS
+                and _layout_rules_out(frame, plane, c.point, u, v, reading.rank, others, known, mask=layout_mask)
+            ):
+                refuted.append((anchor, reading.rank, reading.suit))
+                continue
             outline = card_outline(c.point, u, v)
-            out.append(_Found("card", outline, [_index_anchor(c.point, u, v)], reading.confidence, reading.rank, reading.suit))
+            out.append(_Found("card", outline, [anchor], reading.confidence, reading.rank, reading.suit))
             cards.append(outline)
+            others.append((anchor, outline))
         return out
 
     def _read_corner(
-        self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None, glyphs_of=None
+        self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None, glyphs_of=None, unmirrored: bool = False
     ) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
         """The best reading at corner ``c`` of the two edge assignments (when an
         edge is longer than a card is wide, the other only if that one does not
@@ -887,8 +938,14 @@ class VisionPipeline:
         readings agree: those patches are less sure than a paper corner's.
         A corner that reads neither way adds (corner, u, v, patch) for each
         way to ``declined``, when given (for :meth:`_fused`); ``glyphs_of``:
-        the frame's glyph cache, which keeps those patches' glyphs."""
+        the frame's glyph cache, which keeps those patches' glyphs.
+        ``unmirrored``: only the edge assignment that a face-up card's own
+        index corner has (its short edge turns into its long edge the way
+        the plane's x axis turns into its y axis), not the mirrored one of a
+        four-index deck's other corners."""
         options = [(c.d1, c.d2), (c.d2, c.d1)]
+        if unmirrored:
+            options = [(u, v) for u, v in options if u[0] * v[1] - u[1] * v[0] > 0]
         # an edge longer than a card is wide is its long edge, most often: that
         # assignment first, and the other only where it does not read (white on
         # white, a card's short edge runs on along the next card's into one edge
