@@ -38,10 +38,10 @@ LIGHT_TABLE = 150
 MAX_CORNERS = 40
 #: a reading at an edge corner counts only when its rank's top lies at most
 #: this far (mm) from the corner along the long edge: every paper corner read
-#: on the third-party decks' photos had it within 7.2 mm (1182 readings); an
-#: edge corner at a stagger's step, where the card shows a strip narrower than
-#: its index, otherwise reads the next card's index below it (a 3 of clubs
-#: 20 mm down, taken for the 10 of hearts whose corner it was)
+#: on the third-party decks' photos (black cloth and random tables) had it
+#: within 7.2 mm (1182 readings), but 3 of 21 edge-corner readings there had
+#: it at 17-27 mm, a patch reaching past a stagger's narrow strip to another
+#: index.  A guard: it changed no total of those benches
 MAX_RANK_TOP_MM = 10.0
 #: on a table that is not light and neutral (where the paper is found and an
 #: edge corner only adds a card whose paper corner is notched) a corner is

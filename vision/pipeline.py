@@ -887,10 +887,9 @@ class VisionPipeline:
         and cards whose paper corner a rim or an index at the edge notches.
         With a ``layout_mask`` (the paper mask, when pips are read) a number
         reading is checked against the layout beside its index as a paper
-        corner's is, and one ruled out goes to ``refuted``: a corner at a
-        stagger's step whose patch reaches the next card's index reads that
-        index (kde/penguins on a black cloth: a 3 of clubs at the 10 of
-        hearts' corner, whose pips the layout sees).  Corners where the frame
+        corner's is, and one ruled out goes to ``refuted`` (a guard, as
+        :data:`vision.edge_corners.MAX_RANK_TOP_MM` is: neither changed a
+        benchmark's totals; what stopped a misread is ``unmirrored``).  Corners where the frame
         gives fewer than ``min_px_per_mm`` are not read; ``unmirrored``: only
         in a face-up card's own index frame (:meth:`_read_corner`)."""
         cards = [x.outline for x in found if x.kind == "card"]
