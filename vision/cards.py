@@ -878,9 +878,16 @@ def sample_patch(frame: np.ndarray, plane: Plane, point: np.ndarray, u: np.ndarr
     the long edge.  Mirror-image frames (corner on the right) are flipped."""
     M = patch_homography(plane, point, u, v)
     patch = cv2.warpPerspective(frame, M, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-    if u[0] * v[1] - u[1] * v[0] < 0:
+    if mirrored(u, v):
         patch = patch[:, ::-1]
     return patch
+
+
+def mirrored(u: np.ndarray, v: np.ndarray) -> bool:
+    """Whether a corner frame (``u`` across, ``v`` down) is the mirror image of
+    a face-up card's own index corner: ``u`` does not turn into ``v`` as the
+    plane's x axis turns into its y axis (a four-index deck's other corners)."""
+    return bool(u[0] * v[1] - u[1] * v[0] < 0)
 
 
 def inside(p, poly) -> bool:

@@ -34,7 +34,7 @@ ANGLE_TOLERANCE = 20.0
 #: a table whose brightness (the median tile's brightest channel) is at least this,
 #: and not tinted (vision.cards.table_tinted), is light and neutral
 LIGHT_TABLE = 150
-#: at most this many corners a frame (each is read both ways round)
+#: at most this many corners a frame (each read both ways round on a light table, unmirrored elsewhere)
 MAX_CORNERS = 40
 #: a reading at an edge corner counts only when its rank's top lies at most
 #: this far (mm) from the corner along the long edge: every paper corner read

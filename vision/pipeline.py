@@ -30,6 +30,7 @@ from .cards import (
     find_notched_corners,
     find_quads,
     inside,
+    mirrored,
     overlap_area,
     paper_mask_in,
     paper_tiles,
@@ -64,7 +65,7 @@ from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detec
 from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
 from .ringed_backs import find_ringed_backs
-from .unread import ANCHOR_U, ANCHOR_V, UnreadLook, anchor, inside_any, unread_cards
+from .unread import UnreadLook, anchor, index_anchor, inside_any, unread_cards
 from .white_balance import Balance
 from .white_balance import estimate as estimate_balance
 
@@ -496,14 +497,14 @@ class VisionPipeline:
         if read_pips:
             # every card read so far: a face check looks only where none of them lies (white
             # on white, a card over another is one paper region with it)
-            read_cards = [(_index_anchor(c.point, u, v), card_outline(c.point, u, v)) for *_, readings, _ in per_blob for c, _, u, v in readings]
+            read_cards = [(index_anchor(c.point, u, v), card_outline(c.point, u, v)) for *_, readings, _ in per_blob for c, _, u, v in readings]
             edges = [c.point for c in all_corners]
             for k, (bi, blob, readings, notched) in enumerate(per_blob):
                 # a number card's reading its uncovered face's pips contradict (vision.pip_check;
                 # 300 scenes: one misread of 41 dropped, that card then read right), or the
                 # layout beside its index (vision.near_pip.contradicts_rank)
                 wrong = [x for x in readings if self._pips_contradict(frame, plane, blob, *x, others=read_cards, corners=edges)]
-                refuted += [(_index_anchor(c.point, u, v), r.rank, r.suit) for c, r, u, v in wrong]
+                refuted += [(index_anchor(c.point, u, v), r.rank, r.suit) for c, r, u, v in wrong]
                 declined += [(c, u, v, sample_patch(frame, plane, c.point, u, v)) for c, _, u, v in wrong]
                 per_blob[k] = (bi, blob, [x for x in readings if not any(x is y for y in wrong)], notched)
         # a notched corner declined does not keep the edge-free finder from its index (its
@@ -519,7 +520,7 @@ class VisionPipeline:
             whole = b_is_one_card(blob)
             for corner, reading, u, v in readings:
                 outline = rect_outline(blob.rect) if whole else card_outline(corner.point, u, v)
-                found.append(_Found("card", outline, [_index_anchor(corner.point, u, v)], reading.confidence, reading.rank, reading.suit))
+                found.append(_Found("card", outline, [index_anchor(corner.point, u, v)], reading.confidence, reading.rank, reading.suit))
                 all_reads.append((corner.point, u, v, reading))
             if not readings:
                 unread_blobs.append(bi)
@@ -545,7 +546,7 @@ class VisionPipeline:
                     refuted.append((p.anchor, r.rank, r.suit))
                     continue
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
-        light = light_neutral_table(bg)
+        light = cal is None and light_neutral_table(bg)
         if self.edge_corners and cal is None and (read_pips or light):
             # corners of the cards' edges: on a white table nearly as bright as the cards their
             # paper is hardly found, and on any table a face whose rim or index reaches its edge
@@ -561,7 +562,7 @@ class VisionPipeline:
             r = pips.decide(face, evs)
             if r is not None:
                 c, u, v = looks[0]
-                found.append(_Found("card", card_outline(c.point, u, v), [_index_anchor(x.point, xu, xv) for x, xu, xv in looks], r.confidence, r.rank, r.suit))
+                found.append(_Found("card", card_outline(c.point, u, v), [index_anchor(x.point, xu, xv) for x, xu, xv in looks], r.confidence, r.rank, r.suit))
         # number cards still unread whose first row of pips shows beside the index (vision.near_pip)
         found += self._near_pip_cards(frame, plane, declined, blobs, found, pair_declined, mask, glyphs_of) if read_pips else []
         found = _merge_same_card(found)
@@ -839,7 +840,7 @@ class VisionPipeline:
             if r is None:
                 continue
             rank, suit, conf = r
-            out.append(_Found("card", card_outline(point, u, v), [_index_anchor(point, u, v)], conf, rank, suit))
+            out.append(_Found("card", card_outline(point, u, v), [index_anchor(point, u, v)], conf, rank, suit))
             taken_at = np.vstack([taken_at, card_centre(point, u, v)])
         return out
 
@@ -892,12 +893,11 @@ class VisionPipeline:
         benchmark's totals; what stopped a misread is ``unmirrored``).  Corners where the frame
         gives fewer than ``min_px_per_mm`` are not read; ``unmirrored``: only
         in a face-up card's own index frame (:meth:`_read_corner`)."""
-        cards = [x.outline for x in found if x.kind == "card"]
         others = [(a, x.outline) for x in found if x.kind == "card" for a in x.anchors]
         known = [c.point for c in all_corners]
         out: list[_Found] = []
         for c in find_edge_corners(work_gray, plane, known):
-            if any(inside(c.point + 2 * (c.d1 + c.d2), o) for o in cards):
+            if any(inside(c.point + 2 * (c.d1 + c.d2), o) for _, o in others):
                 continue  # on a card read already (its own edges, a court card's frame)
             if min_px_per_mm and frame_px_per_mm(plane, c.point) < min_px_per_mm:
                 continue
@@ -911,18 +911,17 @@ class VisionPipeline:
             _, reading, u, v = r
             if reading.rank_box[1] / PATCH_PPM > MAX_RANK_TOP_MM:
                 continue  # another card's index further down the patch: no index of this corner's
-            anchor = _index_anchor(c.point, u, v)
+            at = index_anchor(c.point, u, v)
             if (
                 layout_mask is not None
                 and reading.rank in NUMBER_RANKS
                 and _layout_rules_out(frame, plane, c.point, u, v, reading.rank, others, known, mask=layout_mask)
             ):
-                refuted.append((anchor, reading.rank, reading.suit))
+                refuted.append((at, reading.rank, reading.suit))
                 continue
             outline = card_outline(c.point, u, v)
-            out.append(_Found("card", outline, [anchor], reading.confidence, reading.rank, reading.suit))
-            cards.append(outline)
-            others.append((anchor, outline))
+            out.append(_Found("card", outline, [at], reading.confidence, reading.rank, reading.suit))
+            others.append((at, outline))
         return out
 
     def _read_corner(
@@ -944,7 +943,7 @@ class VisionPipeline:
         four-index deck's other corners."""
         options = [(c.d1, c.d2), (c.d2, c.d1)]
         if unmirrored:
-            options = [(u, v) for u, v in options if u[0] * v[1] - u[1] * v[0] > 0]
+            options = [(u, v) for u, v in options if not mirrored(u, v)]
         # an edge longer than a card is wide is its long edge, most often: that
         # assignment first, and the other only where it does not read (white on
         # white, a card's short edge runs on along the next card's into one edge
@@ -1107,7 +1106,7 @@ class VisionPipeline:
                 # little differently, and the two must agree (as a notched corner's)
                 if r.confidence < SIBLING_SURE and not _agrees(r, read_patch(sample_patch(frame, plane, corner + NOTCH_CHECK * (u + v), u, v), self.refs)):
                     continue
-                out.append(_Found("card", card_outline(corner, u, v), [_index_anchor(corner, u, v)], r.confidence * 0.95, r.rank, r.suit))
+                out.append(_Found("card", card_outline(corner, u, v), [index_anchor(corner, u, v)], r.confidence * 0.95, r.rank, r.suit))
         return out
 
     def _inner_paper(self, mask: np.ndarray, plane: Plane, outline: np.ndarray) -> float:
@@ -1246,7 +1245,7 @@ class VisionPipeline:
                 for x, y in ((a, b), (b, a)):
                     under = _shrunk(y.outline)
                     for point, u, v in _outline_corners(x.outline):
-                        spot = _index_anchor(point, u, v)
+                        spot = index_anchor(point, u, v)
                         if not inside(spot, under) or any(np.linalg.norm(spot - an) < 6 for an in x.anchors):
                             continue
                         if shows_index_of(sample_patch(frame, plane, point, u, v), x.rank, x.suit, self.refs):
@@ -1355,12 +1354,6 @@ def oversized_index(patch: np.ndarray) -> bool:
     if h > 18 * ppm or area > 0.75 * w * h:
         return False  # not a glyph: picture art, a marker, a dark edge
     return w >= 10 * ppm or (w >= 7 * ppm and (x + w >= gray.shape[1] or h >= 11 * ppm))
-
-
-def _index_anchor(point: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Where a card read at the corner ``point`` (edges ``u`` across, ``v`` down)
-    is anchored: its index, as every stage and vision.unread place it."""
-    return point + ANCHOR_U * u + ANCHOR_V * v
 
 
 def frame_px_per_mm(plane: Plane, point: np.ndarray) -> float:
@@ -1506,7 +1499,7 @@ def _cards_on(point: np.ndarray, u: np.ndarray, v: np.ndarray, others, corners) 
     its outline lies on it), and whether another card's paper corner (of
     ``corners``) shows on the part of its face the check looks at."""
     shrunk = _shrunk(card_outline(point, u, v))
-    over = [o for at, o in others if np.linalg.norm(at - _index_anchor(point, u, v)) > READ_CARD_MM and inside(at, shrunk)]
+    over = [o for at, o in others if np.linalg.norm(at - index_anchor(point, u, v)) > READ_CARD_MM and inside(at, shrunk)]
     # the part of the face looked at, its own corners left out
     a, b = point + CORNER_MATCH_MM * (u + v), point + (g.CARD_W - CORNER_MATCH_MM) * u + CORNER_MATCH_MM * v
     top = np.array([a, b, b + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v, a + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v])

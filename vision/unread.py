@@ -60,8 +60,14 @@ class UnreadCard:
     anchors: tuple[np.ndarray, ...]
 
 
+def index_anchor(point: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Where a card read at the corner ``point`` (edges ``u`` across, ``v``
+    down) is anchored: its index, as every stage of the pipeline places it."""
+    return point + ANCHOR_U * u + ANCHOR_V * v
+
+
 def anchor(look: Look) -> np.ndarray:
-    return look.point + ANCHOR_U * look.u + ANCHOR_V * look.v
+    return index_anchor(look.point, look.u, look.v)
 
 
 def card_points(look: Look, n_u: int = 7, n_v: int = 10) -> np.ndarray:
