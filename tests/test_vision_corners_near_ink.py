@@ -8,8 +8,6 @@ at 2 px/mm with a card 63 x 88 mm whose top-left corner is at (50, 30) mm.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -115,18 +113,13 @@ def test_a_plain_card_gives_no_notched_corner():
 def test_the_kde_standard_six_of_spades_has_paper_corners_at_both_indices():
     """The case of issue #7: kde/standard's index starts 2 mm from the side,
     and its ink notched the paper at exactly its two index corners."""
-    from vision import decks as decklib
+    from tests.support.decks import installed_deck
     from vision.cards import table_share_fn
     from vision.pipeline import VisionPipeline
     from vision.scene import render_scene
 
-    deck = [d for d in decklib.decks() if d.name == "kde/standard"]
-    if not deck:
-        why = f"kde/standard is not installed (apt-get install {' '.join(decklib.APT_PACKAGES)})"
-        if os.environ.get("TC_REQUIRE_PARTS"):
-            pytest.fail(why)
-        pytest.skip(why)
-    img, truth = render_scene(1280, 720, 8, seed=4, mat=True, faces=deck[0])
+    deck = installed_deck("kde/standard")
+    img, truth = render_scene(1280, 720, 8, seed=4, mat=True, faces=deck)
     (six,) = [c for c in truth.cards if (c.rank, c.suit) == ("6", "spades")]
     pipe = VisionPipeline()
     *_, bg, _mask, plane, blobs = pipe._prepare(img)

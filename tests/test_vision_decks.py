@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support.decks import installed_deck
 from vision import cardart
 from vision import decks as decklib
 from vision.evaluate import Score, score
@@ -30,13 +31,7 @@ SCENES = 6
 
 
 def _deck() -> decklib.Deck:
-    found = [d for d in decklib.decks() if d.name == DECK]
-    if not found:
-        why = f"{DECK} is not installed (apt-get install {' '.join(decklib.APT_PACKAGES)})"
-        if os.environ.get("TC_REQUIRE_PARTS"):
-            pytest.fail(why + ": ./run test must install it")
-        pytest.skip(why)
-    return found[0]
+    return installed_deck(DECK)
 
 
 def _other_deck(name: str) -> decklib.Deck:

@@ -3,14 +3,11 @@ bright as the cards, and where a card's rim notches its paper corner."""
 
 from __future__ import annotations
 
-import os
-
 import cv2
 import numpy as np
-import pytest
 
+from tests.support.decks import installed_deck
 from vision.cards import Plane
-from vision.decks import APT_PACKAGES, decks
 from vision.edge_corners import find_edge_corners, light_neutral_table
 from vision.evaluate import score
 from vision.pipeline import VisionPipeline
@@ -80,12 +77,7 @@ def test_cards_whose_rim_notches_their_paper_corner_are_found_by_their_edges_on_
     is cut off and no paper corner is found at the top card's index (a
     12 MP photo, no mat).  Its edges still meet there: 3 of 3 cards with
     the edge corners, 1 without."""
-    deck = next((d for d in decks() if d.name == "kde/penguins"), None)
-    if deck is None:
-        why = f"kde/penguins is not installed (apt-get install {' '.join(APT_PACKAGES)})"
-        if os.environ.get("TC_REQUIRE_PARTS"):
-            pytest.fail(why + ": ./run test must install it")
-        pytest.skip(why)
+    deck = installed_deck("kde/penguins")
     img, truth = render_scene(4000, 3000, 7, seed=1001, mat=False, faces=deck, background="black")
     s = score(VisionPipeline().process(img), truth)
     assert s.expected == 3 and s.found == 3 and not s.misread, s
