@@ -100,3 +100,20 @@ def test_a_card_turned_over_in_place_is_gone_when_the_other_side_shows():
     assert changes, "the turned card never changed the stable table"
     assert [s.label for s in changes[-1].sightings] == ["QH"]
     assert back in [s.label for c in changes for s in c.removed]
+
+
+def test_a_card_taken_while_another_is_laid_is_reported_in_the_same_frame():
+    """One frame takes a card away and lays another.  The filter once keyed its tracks by ``id()``, and
+    CPython often gives the new track the freed one's address, so the swap went unreported (the Double-Edge
+    demo missed an illegal Support laid face up while a Base card moved, about one game in ten)."""
+    swapped = [LAYOUT[1], {"cx": 200, "cy": 430, "angle": 10, "rank": "7", "suit": "clubs"}]
+    before, _ = render_scene(*SIZE, seed=41, layout=LAYOUT, occluders=0, max_tilt=10)
+    after, _ = render_scene(*SIZE, seed=41, layout=swapped, occluders=0, max_tilt=10)
+    pipe = VisionPipeline(mat_every=1000)
+    for _ in range(20):  # the address is reused often, not always: try it many times
+        stab = StabilityFilter(frames=1)
+        assert _labels(stab.update(pipe.process(before))) == ["4S", "KH"]
+        change = stab.update(pipe.process(after))
+        assert change is not None, "the swap went unreported"
+        assert [s.label for s in change.removed] == ["KH"] and [s.label for s in change.added] == ["7C"]
+        assert _labels(change) == ["4S", "7C"]

@@ -9,6 +9,7 @@ shows) never leaves a bare place.  Default N = 5 frames: about 150 ms at 30 fps.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,6 +21,9 @@ DEFAULT_FRAMES = 5
 
 @dataclass
 class _Track:
+    key: int
+    """The filter's own serial number.  Not ``id()``: CPython hands a new track the address of one
+    dropped in the same frame, and a card taken while another was laid then looked like no change."""
     label: str
     sighting: Sighting
     seen: int = 1
@@ -85,6 +89,7 @@ class StabilityFilter:
         self.tolerance_px = tolerance_px
         self.clear_needed = clear_needed
         self._tracks: list[_Track] = []
+        self._keys = itertools.count()
         self._published: dict[int, Sighting] = {}
 
     def stable(self) -> list[Sighting]:
@@ -115,8 +120,8 @@ class StabilityFilter:
                 elif not t.stable:
                     t.missing += 1  # never confirmed: let it go
         self._tracks = [t for t in self._tracks if t.missing < (self.frames if t.stable else 1)]
-        self._tracks += [_Track(s.label, s, stable=self.frames <= 1) for s in unmatched]
-        now = {id(t): t.sighting for t in self._tracks if t.stable}
+        self._tracks += [_Track(next(self._keys), s.label, s, stable=self.frames <= 1) for s in unmatched]
+        now = {t.key: t.sighting for t in self._tracks if t.stable}
         before_ids = set(self._published)
         now_ids = set(now)
         if before_ids == now_ids:

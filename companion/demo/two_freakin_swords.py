@@ -135,15 +135,17 @@ class Fighters:
     def __init__(self, seed: int):
         self.seed = seed
         self.physical: Physical | None = None
-        self._state: int | None = None
+        self._state: State | None = None
+        """The state the real cards belong to, held rather than its ``id()``: a new game's state may get a
+        freed one's address."""
 
     def real(self, state: State) -> Physical | None:
         if state.deal != PHYSICAL:
             return None
-        if self._state != id(state) or self.physical is None:
+        if self._state is not state or self.physical is None:
             f = state.fight  # type: ignore[attr-defined]
             self.physical = Physical(f.seats, f.community, random.Random(self.seed))
-            self._state = id(state)
+            self._state = state
         self.physical.sync(state)
         return self.physical
 
