@@ -38,12 +38,13 @@ from vision.scene import render_scene  # noqa: E402
 def timings(repeats: int, scenes: int) -> None:
     print("ms per frame, video mode (mat re-checked every 15 frames).  'cpu' is the thread's")
     print("CPU time (time.thread_time), which a busy machine disturbs far less than wall time.")
-    print(f"{'size':>10} {'cards':>5} {'cpu median':>10} {'cpu p90':>8} {'wall median':>11}")
+    print("'no' mat: the cards on a random table without the printed mat (a photo's or a webcam's case).")
+    print(f"{'size':>10} {'cards':>5} {'mat':>4} {'cpu median':>10} {'cpu p90':>8} {'wall median':>11}")
     for w, h in ((1280, 720), (1920, 1080)):
-        for n in (0, 6, 12):
+        for n, mat in ((0, True), (6, True), (12, True), (12, False)):
             cpu, wall = [], []
             for seed in range(scenes):
-                img, _ = render_scene(w, h, n, seed=1000 + seed, mat=True, occluders=0 if n == 0 else None)
+                img, _ = render_scene(w, h, n, seed=1000 + seed, mat=mat, occluders=0 if n == 0 else None)
                 pipe = VisionPipeline(reuse_static=False)  # every frame in full: the same image is timed again and again
                 pipe.process(img)  # calibrate once, as a running camera would have
                 for _ in range(repeats):
@@ -52,7 +53,8 @@ def timings(repeats: int, scenes: int) -> None:
                     cpu.append((time.thread_time() - c) * 1000)
                     wall.append((time.perf_counter() - t) * 1000)
             cpu.sort()
-            print(f"{w}x{h:<5} {n:>5} {statistics.median(cpu):10.1f} {cpu[int(len(cpu) * 0.9)]:8.1f} {statistics.median(wall):11.1f}", flush=True)
+            print(f"{w}x{h:<5} {n:>5} {'yes' if mat else 'no':>4} {statistics.median(cpu):10.1f} "
+                  f"{cpu[int(len(cpu) * 0.9)]:8.1f} {statistics.median(wall):11.1f}", flush=True)
     # a still table: frames that differ only by camera noise reuse the last full result
     img, _ = render_scene(1280, 720, 12, seed=1000, mat=True)
     rng = np.random.default_rng(0)

@@ -547,7 +547,12 @@ class VisionPipeline:
                     continue
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         light = cal is None and light_neutral_table(bg)
-        if self.edge_corners and cal is None and (read_pips or light):
+        if (
+            self.edge_corners
+            and cal is None
+            and (read_pips or light)
+            and (light or finest_px_per_mm(plane, frame.shape) >= NOTCHED_MIN_PX_PER_MM)
+        ):
             # corners of the cards' edges: on a white table nearly as bright as the cards their
             # paper is hardly found, and on any table a face whose rim or index reaches its edge
             # leaves its paper corner notched; inside the scale search (no pips) only on a light table
@@ -1362,6 +1367,16 @@ def frame_px_per_mm(plane: Plane, point: np.ndarray) -> float:
     p = plane.to_frame(np.array([point, point + (1.0, 0.0), point + (0.0, 1.0)], np.float64))
     a, b = p[1] - p[0], p[2] - p[0]
     return float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
+
+
+def finest_px_per_mm(plane: Plane, shape: tuple[int, ...]) -> float:
+    """The most frame pixels per plane millimetre anywhere in a frame of ``shape``: at one of its
+    corners, since a homography's scale changes monotonically along any line (constant without a mat).
+    Why: a stage that reads nothing under some scale can be skipped when no part of the frame reaches it."""
+    h, w = shape[:2]
+    corners = np.float64([[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1]]).reshape(-1, 1, 2)
+    at = cv2.perspectiveTransform(corners, np.linalg.inv(plane.plane_to_frame)).reshape(-1, 2)
+    return max(frame_px_per_mm(plane, p) for p in at)
 
 
 def _agrees(a: IndexReading, b: IndexReading | None) -> bool:
