@@ -22,5 +22,6 @@ def test_card_fonts_are_of_the_card_families_only():
 
 def test_the_generator_and_the_reader_use_the_card_fonts():
     assert {s.rank_font for s in cardart.deck_styles()} <= set(card_fonts())
-    # 16 rank labels (13 ranks, "0", "1", the foreign B), 2 squeezes, 7 variants per font
+    # 16 rank labels (13 ranks, "0", "1", the foreign B), 2 squeezes, 7 variants per font (Д is weighed
+    # only against a 10: corner_index.SHAPE_ONLY)
     assert len(corner_index.builtin_references().rank_labels) == 16 * 2 * 7 * len(card_fonts())

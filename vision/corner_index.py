@@ -40,10 +40,20 @@ MIN_SUIT_SEPARATION = 0.1  # Fisher distance / 10 between same-colour suits
 MIN_GLYPH_MM = 2.2  # the smallest glyph (a suit) the reader looks for
 #: the tallest glyph: a jumbo index's rank is 11-12 mm (kde/standard, nicu)
 MAX_GLYPH_MM = 14.0
-#: letters that are a rank in other languages' decks (the German and Russian
-#: jack, B and its Cyrillic twin) and look like an English rank when small
-#: ("8"): their templates let the reader decline them instead of misreading
-FOREIGN_RANKS = ("B",)
+#: letters that are a rank in other languages' decks and look like an English rank
+#: when small: the German and Russian jack (B and its Cyrillic twin В, an "8") and the
+#: Russian queen Д (a "10"); their templates let the reader decline them instead of misreading
+FOREIGN_RANKS = ("B", "Д")
+#: the English rank each foreign letter looks like.  A reading of that rank stands only where
+#: its templates match the glyph's shape better than the letter's, aspect aside: a deck's own
+#: letter may be far narrower than any font's (aisleriot/Атласные prints its В at 0.35 of its
+#: height, against the fonts' B at 0.5 or more, and the aspect penalty gave it to "8"); Д is a
+#: "10" to the networks and a "0" (half a 10) or "10" to the templates
+LOOKS_LIKE = {"8": "B", "10": "Д", "0": "Д"}
+#: foreign letters weighed only against their lookalike, never among the ranks: as one of
+#: them Д (with the ace Т) cost 720p reads of the generator's own cards (10C, 6D, AC, 7C and
+#: 10D in 450 scenes), and Т is declined anyway
+SHAPE_ONLY = ("Д",)
 
 
 @dataclass(frozen=True)
@@ -91,12 +101,17 @@ class References:
         self.suit_feats: list[np.ndarray] = []
         self.suit_labels: list[str] = []
         self.suit_aspects: list[float] = []
+        #: templates of the SHAPE_ONLY letters, by letter (see LOOKS_LIKE)
+        self.shape_only: dict[str, list[np.ndarray]] = {}
 
     def add_rank(self, label: str, ink: np.ndarray) -> None:
         m = _crop(ink)
         self.rank_feats.append(feature(m))
         self.rank_labels.append(label)
         self.rank_aspects.append(m.shape[1] / m.shape[0])
+
+    def add_shape_only(self, label: str, ink: np.ndarray) -> None:
+        self.shape_only.setdefault(label, []).append(feature(_crop(ink)))
 
     def add_suit(self, label: str, ink: np.ndarray) -> None:
         m = _crop(ink)
@@ -112,6 +127,7 @@ class References:
             return np.stack(feats)[order], np.array(aspects)[order], (names, starts), names[inverse[order]]
 
         self._R, self._Ra, self._Rl, _ = grouped(self.rank_feats, self.rank_aspects, self.rank_labels)
+        self._shapes = {k: np.stack(v) for k, v in self.shape_only.items()}
         self._bound = _Subspace.of(self._R, self._Ra) if len(self._R) >= 4 * BOUND_DIMS else None
         self._S, self._Sa, self._Sl, suit_names = grouped(self.suit_feats, self.suit_aspects, self.suit_labels)
         # Same-colour suits (clubs/spades, hearts/diamonds) differ in little of
@@ -156,8 +172,25 @@ class References:
         m = ink
         f, aspect = feature(m), m.shape[1] / m.shape[0]
         if self._bound is None:
-            return self._best(self._R, self._Ra, self._Rl, f, aspect)
-        return _pick(_bounded_scores(self._R, self._Ra, self._Rl, self._bound, f, aspect), self._Rl)
+            label, score, margin = self._best(self._R, self._Ra, self._Rl, f, aspect)
+        else:
+            label, score, margin = _pick(_bounded_scores(self._R, self._Ra, self._Rl, self._bound, f, aspect), self._Rl)
+        letter = LOOKS_LIKE.get(label)
+        if letter is not None and self._shape_score(letter, f) > self._shape_score(label, f):
+            return letter, score, 0.0
+        return label, score, margin
+
+    def _shape_score(self, label: str, f: np.ndarray) -> float:
+        """The best score of ``label``'s templates without the aspect penalty (-1 without any)."""
+        F = self._shapes.get(label)
+        if F is None:
+            names, starts = self._Rl
+            at = np.flatnonzero(names == label)
+            if not len(at):
+                return -1.0
+            i = int(at[0])
+            F = self._R[starts[i] : starts[i + 1] if i + 1 < len(starts) else len(self._R)]
+        return float(np.max(np.einsum("ij,j->i", F, f)))
 
     def suit(self, ink: np.ndarray, red: bool | None) -> tuple[str, float, float]:
         """Best suit: (label, shape score, separation from the other suit of that colour)."""
@@ -274,10 +307,11 @@ def builtin_references() -> References:
         # references so that such a half is recognised, and then not read;
         # so are the foreign letters
         for rank in RANKS + ("0", "1") + FOREIGN_RANKS:
+            add = refs.add_shape_only if rank in SHAPE_ONLY else refs.add_rank
             for squeeze in (1.0, 0.78):
                 ink = np.pad(np.asarray(text_image(rank, font, 64, squeeze)), 12)
                 for v in _variants(ink):
-                    refs.add_rank(rank, v)
+                    add(rank, v)
     for suit in SUITS:
         img = Image.new("L", (96, 96), 0)
         draw_suit(ImageDraw.Draw(img), suit, 48, 48, 64, 255)
