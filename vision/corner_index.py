@@ -50,6 +50,10 @@ FOREIGN_RANKS = ("B", "Д")
 #: height, against the fonts' B at 0.5 or more, and the aspect penalty gave it to "8"); Д is a
 #: "10" to the networks and a "0" (half a 10) or "10" to the templates
 LOOKS_LIKE = {"8": "B", "10": "Д", "0": "Д"}
+#: ... and only where the letter's shape is clearly there: the 720p glyphs it took from an 8 or
+#: a 10 matched it at 0.56-0.72 (the generator's own 9 of diamonds and 8 of clubs lost), the
+#: Russian deck's at 0.82-0.92
+LETTER_SHAPE_AT_LEAST = 0.8
 #: foreign letters weighed only against their lookalike, never among the ranks: as one of
 #: them Д (with the ace Т) cost 720p reads of the generator's own cards (10C, 6D, AC, 7C and
 #: 10D in 450 scenes), and Т is declined anyway
@@ -176,8 +180,10 @@ class References:
         else:
             label, score, margin = _pick(_bounded_scores(self._R, self._Ra, self._Rl, self._bound, f, aspect), self._Rl)
         letter = LOOKS_LIKE.get(label)
-        if letter is not None and self._shape_score(letter, f) > self._shape_score(label, f):
-            return letter, score, 0.0
+        if letter is not None:
+            shape = self._shape_score(letter, f)
+            if shape >= LETTER_SHAPE_AT_LEAST and shape > self._shape_score(label, f):
+                return letter, score, 0.0
         return label, score, margin
 
     def _shape_score(self, label: str, f: np.ndarray) -> float:
