@@ -547,11 +547,8 @@ class VisionPipeline:
                     continue
             found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
         light = cal is None and light_neutral_table(bg)
-        if (
-            self.edge_corners
-            and cal is None
-            and (read_pips or light)
-            and (light or finest_px_per_mm(plane, frame.shape) >= NOTCHED_MIN_PX_PER_MM)
+        if self.edge_corners and (
+            light or (cal is None and read_pips and finest_px_per_mm(plane, frame.shape) >= NOTCHED_MIN_PX_PER_MM)
         ):
             # corners of the cards' edges: on a white table nearly as bright as the cards their
             # paper is hardly found, and on any table a face whose rim or index reaches its edge
