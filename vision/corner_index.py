@@ -131,7 +131,11 @@ class References:
             return np.stack(feats)[order], np.array(aspects)[order], (names, starts), names[inverse[order]]
 
         self._R, self._Ra, self._Rl, _ = grouped(self.rank_feats, self.rank_aspects, self.rank_labels)
-        self._shapes = {k: np.stack(v) for k, v in self.shape_only.items()}
+        names, starts = self._Rl
+        ends = list(starts[1:]) + [len(self._R)]
+        #: each rank label's templates (views of _R) and the SHAPE_ONLY letters', for _shape_score
+        self._shapes = {str(n): self._R[a:b] for n, a, b in zip(names, starts, ends, strict=True)}
+        self._shapes.update({k: np.stack(v) for k, v in self.shape_only.items()})
         self._bound = _Subspace.of(self._R, self._Ra) if len(self._R) >= 4 * BOUND_DIMS else None
         self._S, self._Sa, self._Sl, suit_names = grouped(self.suit_feats, self.suit_aspects, self.suit_labels)
         # Same-colour suits (clubs/spades, hearts/diamonds) differ in little of
@@ -189,14 +193,7 @@ class References:
     def _shape_score(self, label: str, f: np.ndarray) -> float:
         """The best score of ``label``'s templates without the aspect penalty (-1 without any)."""
         F = self._shapes.get(label)
-        if F is None:
-            names, starts = self._Rl
-            at = np.flatnonzero(names == label)
-            if not len(at):
-                return -1.0
-            i = int(at[0])
-            F = self._R[starts[i] : starts[i + 1] if i + 1 < len(starts) else len(self._R)]
-        return float(np.max(np.einsum("ij,j->i", F, f)))
+        return -1.0 if F is None else float(np.max(np.einsum("ij,j->i", F, f)))
 
     def suit(self, ink: np.ndarray, red: bool | None) -> tuple[str, float, float]:
         """Best suit: (label, shape score, separation from the other suit of that colour)."""
