@@ -59,13 +59,13 @@ from .edge_corners import MAX_RANK_TOP_MM, NOTCHED_MIN_PX_PER_MM, find_edge_corn
 from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fuse
 from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
+from .index_pairs import PATCH_RANK_U, PATCH_TOP_MARGIN, find_index_pairs, read_card_index_spots
 from .index_pairs import card_corner as pair_card_corner
-from .index_pairs import find_index_pairs, read_card_index_spots
 from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
 from .ringed_backs import find_ringed_backs
-from .unread import UnreadLook, anchor, index_anchor, inside_any, unread_cards
+from .unread import UnreadLook, anchor, index_anchor, inside_any, pair_looks, suit_shaped, unread_cards
 from .white_balance import Balance
 from .white_balance import estimate as estimate_balance
 
@@ -632,7 +632,7 @@ class VisionPipeline:
         for m in marker_found:
             found = [x for x in found if not (x.kind in ("face_down", "unknown") and inside(_centre(x.outline), m.outline))]
         found += marker_found
-        found += self._unread(declined, found, plane, frame.shape, table_share, glyphs_of)
+        found += self._unread(declined, found, plane, frame.shape, table_share, glyphs_of, pair_declined)
         if cal is None and self.use_mat and self.mat.markers:
             # a mat marker seen alone calibrates nothing, and its white square with the marker
             # in it is no face-down or unread card either
@@ -652,11 +652,13 @@ class VisionPipeline:
             scale_clear,
         )
 
-    def _unread(self, declined, found: list[_Found], plane: Plane, shape, table_share, glyphs_of=extract_glyphs) -> list[_Found]:
+    def _unread(self, declined, found: list[_Found], plane: Plane, shape, table_share, glyphs_of=extract_glyphs, pair_declined=()) -> list[_Found]:
         """Cards whose index corners were declined and that nothing else
         found, as unknown sightings (:mod:`vision.unread`).  Glyphs are cut
         only at corners whose index lies in no card found; the whole-patch
-        network is asked only where both edge assignments cut glyphs."""
+        network is asked only where both edge assignments cut glyphs.
+        ``pair_declined``: (patch corner, u, v, patch) of the patches the
+        edge-free finder placed and the reader declined."""
         known = [x.outline for x in found]
         ids: dict[int, int] = {}
         per_corner: dict[int, list] = {}
@@ -672,6 +674,17 @@ class VisionPipeline:
             for look, patch, ix in ways:
                 junk = float(whole_probs(patch)[0][-1]) if both and ix else 1.0
                 looks.append(UnreadLook(look, ix, junk))
+        # indices the edge-free finder placed from their ink and the reader declined
+        # (a staggered card's index with no paper corner of its own): each patch is
+        # one look, and the card may lie either side of it
+        for i, (corner, u, v, patch) in enumerate(pair_declined):
+            ways = pair_looks(-1 - i, corner, u, v)
+            # the pair's own rank inside a card found: a printed card's marker squares, whose
+            # anchor may fall beside the card (1080p seed 48: two unknowns on the bare mat)
+            rank = corner + PATCH_RANK_U * u + PATCH_TOP_MARGIN * v
+            if not inside_any(anchor(ways[0]), known) and not inside_any(rank, known):
+                gl = glyphs_of(patch)
+                looks += [UnreadLook(w, gl is not None and suit_shaped(gl.suit_box)) for w in ways]
         anchors = [a for x in found for a in x.anchors]
         h, w = shape[:2]
 

@@ -16,6 +16,11 @@ the whole-patch network takes least for junk, when both ways cut glyphs).
 Looks at one card (their outlines coincide, :func:`vision.fusion.card_groups`)
 make one sighting.
 
+Indices the edge-free finder (:mod:`vision.index_pairs`) placed from their
+ink and the reader declined count too (:func:`pair_looks`): a card under
+the next one of a stagger often shows its index but no paper corner of its
+own, and it vanished the same way.
+
 Pure functions: the pipeline gathers the corners and the known outlines."""
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ ANCHOR_U, ANCHOR_V = 5.0, 8.0
 SAME_CENTRE_MM = 10.0
 #: an index anchor this close (mm) to another is the same index
 SAME_INDEX_MM = 6.0
+#: a suit glyph's width over its height, at least: a suit sign is about as
+#: wide as it is tall; the slivers of a line (a card's edge, the mat's frame
+#: under a lamp) that the edge-free finder may pair are not
+MIN_SUIT_ASPECT = 0.35
 #: at most this share of a card's face may look like the table (cards.find_notched_corners' 25 %)
 MAX_TABLE_SHARE = 0.25
 
@@ -68,6 +77,28 @@ def index_anchor(point: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def anchor(look: Look) -> np.ndarray:
     return index_anchor(look.point, look.u, look.v)
+
+
+def pair_looks(key: int, corner: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[Look, Look]:
+    """The two cards an index found from its ink alone (the edge-free finder's
+    patch at ``corner``, rank over suit along ``v``) may belong to: one lying
+    to its ``u`` side (the index at the card's top-left, as every deck prints
+    one) and one lying to the other side (a four-index deck's top-right
+    index); both anchored at the same index.  The finder knows no card edge
+    that would tell them apart; :func:`unread_cards` keeps the first whose
+    card does not lie over bare table."""
+    a = index_anchor(corner, u, v)
+    return Look(key, corner, u, v), Look(key, a + ANCHOR_U * u - ANCHOR_V * v, -u, v)
+
+
+def suit_shaped(suit_box: tuple[int, int, int, int]) -> bool:
+    """Whether a patch's suit glyph (x, y, w, h) is shaped like a suit sign
+    rather than a sliver of a line: for an index the edge-free finder placed
+    from ink alone, with no card corner to vouch for it.  Session 39, the
+    unknowns this kept on 300 720p and 100 1080p scenes: on a real index
+    every suit glyph was 0.43-1.5 as wide as tall, on a line 0.09-0.3."""
+    _x, _y, w, h = suit_box
+    return w >= MIN_SUIT_ASPECT * h
 
 
 def card_points(look: Look, n_u: int = 7, n_v: int = 10) -> np.ndarray:
