@@ -9,11 +9,11 @@ import pytest
 
 from vision import geometry as g
 from vision.cards import inside
+from vision.evaluate import score
 from vision.fusion import Look
 from vision.pipeline import UNREAD_CONFIDENCE, VisionPipeline
 from vision.scene import render_scene
-from vision.evaluate import score
-from vision.unread import UnreadLook, anchor, pair_looks, suit_shaped, unread_cards
+from vision.unread import UnreadLook, anchor, glyph_centre, pair_looks, suit_shaped, unread_cards
 
 W, H = g.CARD_W, g.CARD_H
 
@@ -117,8 +117,8 @@ def test_a_way_whose_card_would_lie_over_bare_table_is_not_the_card():
 
 
 def test_an_index_found_by_its_ink_alone_is_looked_at_on_both_sides():
-    corner, u, v = np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
-    right, left = pair_looks(-1, corner, u, v)
+    index, u, v = np.array([105.0, 108.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    right, left = pair_looks(-1, index, u, v)
     assert anchor(right) == pytest.approx(anchor(left)) and anchor(right) == pytest.approx([105, 108])
     assert right.corner == left.corner == -1  # one index: at most one card
     assert right.outline()[:, 0].min() == pytest.approx(100) and right.outline()[:, 0].max() == pytest.approx(100 + W)
@@ -127,8 +127,8 @@ def test_an_index_found_by_its_ink_alone_is_looked_at_on_both_sides():
 
 @pytest.mark.parametrize("table_side", ["left", "right"])
 def test_an_index_found_by_its_ink_alone_is_the_card_on_the_side_that_is_not_table(table_side):
-    corner, u, v = np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
-    ways = pair_looks(-1, corner, u, v)
+    index, u, v = np.array([105.0, 108.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    ways = pair_looks(-1, index, u, v)
 
     def table(points: np.ndarray) -> float:
         return float(np.mean(points[:, 0] < 105 if table_side == "left" else points[:, 0] > 105))
@@ -157,3 +157,10 @@ def test_a_suit_glyph_must_be_about_as_wide_as_tall():
     # (x, y, w, h) in patch px: a blurred 720p spade, a wide heart; a sliver of a card's edge
     assert suit_shaped((12, 40, 10, 23)) and suit_shaped((10, 30, 25, 23))
     assert not suit_shaped((33, 14, 3, 10)) and not suit_shaped((19, 69, 3, 26))
+
+
+def test_an_index_found_by_its_ink_alone_is_anchored_at_its_glyphs():
+    # a patch at (100, 100) turned a quarter (u down, v left); glyphs 8-20 px across, 8-56 px down at 4 px/mm
+    corner, u, v = np.array([100.0, 100.0]), np.array([0.0, 1.0]), np.array([-1.0, 0.0])
+    at = glyph_centre(corner, u, v, (8, 8, 12, 20), (10, 32, 8, 24))
+    assert at == pytest.approx([100 - 32 / 4, 100 + 14 / 4])

@@ -65,7 +65,7 @@ from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detec
 from .mat import Calibration, MatTracker
 from .results import FrameResult, Sighting
 from .ringed_backs import find_ringed_backs
-from .unread import UnreadLook, anchor, index_anchor, inside_any, pair_looks, suit_shaped, unread_cards
+from .unread import UnreadLook, anchor, glyph_centre, index_anchor, inside_any, pair_looks, suit_shaped, unread_cards
 from .white_balance import Balance
 from .white_balance import estimate as estimate_balance
 
@@ -678,13 +678,17 @@ class VisionPipeline:
         # (a staggered card's index with no paper corner of its own): each patch is
         # one look, and the card may lie either side of it
         for i, (corner, u, v, patch) in enumerate(pair_declined):
-            ways = pair_looks(-1 - i, corner, u, v)
+            gl = glyphs_of(patch)
+            if gl is None or not suit_shaped(gl.suit_box):
+                continue
+            # anchored where the reader cut the glyphs: placed from the patch's corner as a
+            # generated index sits, a card's far index on its edge was anchored beside the card
+            at = glyph_centre(corner, u, v, gl.rank_box, gl.suit_box)
             # the pair's own rank inside a card found: a printed card's marker squares, whose
             # anchor may fall beside the card (1080p seed 48: two unknowns on the bare mat)
             rank = corner + PATCH_RANK_U * u + PATCH_TOP_MARGIN * v
-            if not inside_any(anchor(ways[0]), known) and not inside_any(rank, known):
-                gl = glyphs_of(patch)
-                looks += [UnreadLook(w, gl is not None and suit_shaped(gl.suit_box)) for w in ways]
+            if not inside_any(at, known) and not inside_any(rank, known):
+                looks += [UnreadLook(w, True) for w in pair_looks(-1 - i, at, u, v)]
         anchors = [a for x in found for a in x.anchors]
         h, w = shape[:2]
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from . import geometry as g
 from .cards import inside
+from .corner_index import PATCH_PPM
 from .fusion import FUSION, Look, card_groups
 
 #: where a corner's index sits (plane mm in from the corner along u, v): the
@@ -79,16 +80,30 @@ def anchor(look: Look) -> np.ndarray:
     return index_anchor(look.point, look.u, look.v)
 
 
-def pair_looks(key: int, corner: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[Look, Look]:
-    """The two cards an index found from its ink alone (the edge-free finder's
-    patch at ``corner``, rank over suit along ``v``) may belong to: one lying
-    to its ``u`` side (the index at the card's top-left, as every deck prints
-    one) and one lying to the other side (a four-index deck's top-right
-    index); both anchored at the same index.  The finder knows no card edge
-    that would tell them apart; :func:`unread_cards` keeps the first whose
-    card does not lie over bare table."""
-    a = index_anchor(corner, u, v)
-    return Look(key, corner, u, v), Look(key, a + ANCHOR_U * u - ANCHOR_V * v, -u, v)
+def pair_looks(key: int, index: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[Look, Look]:
+    """The two cards an index found from its ink alone (by the edge-free
+    finder: its middle at ``index``, rank over suit along ``v``) may belong
+    to: one lying to its ``u`` side (the index at the card's top-left, as
+    every deck prints one) and one lying to the other side (a four-index
+    deck's top-right index); both anchored at the index.  The finder knows
+    no card edge that would tell them apart; :func:`unread_cards` keeps the
+    first whose card does not lie over bare table."""
+    return (
+        Look(key, index - ANCHOR_U * u - ANCHOR_V * v, u, v),
+        Look(key, index + ANCHOR_U * u - ANCHOR_V * v, -u, v),
+    )
+
+
+def glyph_centre(
+    corner: np.ndarray, u: np.ndarray, v: np.ndarray, rank_box: tuple[int, int, int, int], suit_box: tuple[int, int, int, int]
+) -> np.ndarray:
+    """The middle (plane mm) of the rank and suit glyphs cut from the patch
+    sampled at ``corner`` along ``u``, ``v`` (boxes x, y, w, h in the
+    patch's pixels, :data:`vision.corner_index.PATCH_PPM` a mm)."""
+    x0, y0 = min(rank_box[0], suit_box[0]), min(rank_box[1], suit_box[1])
+    x1 = max(rank_box[0] + rank_box[2], suit_box[0] + suit_box[2])
+    y1 = max(rank_box[1] + rank_box[3], suit_box[1] + suit_box[3])
+    return corner + ((x0 + x1) / 2 / PATCH_PPM) * u + ((y0 + y1) / 2 / PATCH_PPM) * v
 
 
 def suit_shaped(suit_box: tuple[int, int, int, int]) -> bool:
