@@ -676,7 +676,8 @@ class VisionPipeline:
                 looks.append(UnreadLook(look, ix, junk))
         # indices the edge-free finder placed from their ink and the reader declined
         # (a staggered card's index with no paper corner of its own): each patch is
-        # one look, and the card may lie either side of it
+        # one look (keyed below zero, apart from the paper corners), and the card may
+        # lie either side of it
         for i, (corner, u, v, patch) in enumerate(pair_declined):
             gl = glyphs_of(patch)
             if gl is None or not suit_shaped(gl.suit_box):
@@ -684,8 +685,8 @@ class VisionPipeline:
             # anchored where the reader cut the glyphs: placed from the patch's corner as a
             # generated index sits, a card's far index on its edge was anchored beside the card
             at = glyph_centre(corner, u, v, gl.rank_box, gl.suit_box)
-            # the pair's own rank inside a card found: a printed card's marker squares, whose
-            # anchor may fall beside the card (1080p seed 48: two unknowns on the bare mat)
+            # a pair whose rank lies on a card found is that card's ink (its pips, a printed
+            # card's marker squares), even where the glyphs' middle falls just beside it
             rank = corner + PATCH_RANK_U * u + PATCH_TOP_MARGIN * v
             if not inside_any(at, known) and not inside_any(rank, known):
                 looks += [UnreadLook(w, True) for w in pair_looks(-1 - i, at, u, v)]
