@@ -9,8 +9,9 @@ cards 300-600 px wide, where an index's glyphs are large and sharp and a
 frame line or the card's edge a few millimetres from them is resolved as
 well.  Each deck gets the same no-mat scenes (``vision.scene.render_scene``,
 6-9 cards, seeds 1000..), read by a fresh pipeline per image as ``companion
-vision read`` does.  Printed per deck: cards found, read right, misreads,
-CPU ms per image; then totals.  Single thread."""
+vision read`` does.  Printed per deck: cards found, read right, cards not
+found but reported unknown at their index, CPU ms per image, misreads;
+then totals.  Single thread."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def _line(name: str, s: Score, ms: list[float]) -> str:
     found = 100 * s.found / max(s.expected, 1)
     read = 100 * s.read / max(s.found, 1)
     return (f"{name:32s} found {found:6.2f} % ({s.found:4d}/{s.expected:4d})  read {read:6.2f} % ({s.read:4d}/{s.found:4d})"
-            f"  CPU {np.median(ms) if ms else float('nan'):5.0f} ms")
+            f"  unknown {s.reported_unknown:3d}  CPU {np.median(ms) if ms else float('nan'):5.0f} ms")
 
 
 def main() -> None:
