@@ -22,6 +22,11 @@ def _look(corner: int, point, u=(1, 0), v=(0, 1)) -> Look:
     return Look(corner, np.array(point, float), np.array(u, float), np.array(v, float))
 
 
+def _on_real_cards(sighting, truth) -> bool:
+    """Whether every anchor of ``sighting`` lies on a card of the scene (never the table or a hand)."""
+    return all(any(inside(a, c.corners_px) for c in truth.cards) for a in sighting.anchors_px)
+
+
 def _square(x0, y0, x1, y1) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
 
@@ -95,7 +100,7 @@ def test_generated_scenes_unknowns_lie_on_real_cards(seed, start_glyph_nets):
     unread = [s for s in res.sightings if s.kind == "unknown" and s.confidence == UNREAD_CONFIDENCE]
     assert unread, "the scene was chosen for a declined card"
     for s in unread:
-        assert all(any(inside(a, c.corners_px) for c in truth.cards) for a in s.anchors_px)
+        assert _on_real_cards(s, truth)
         # not where a card was read
         for other in res.sightings:
             if other.kind == "card":
@@ -150,7 +155,7 @@ def test_a_card_shown_only_by_an_index_the_finder_declined_is_reported_unknown(s
     assert s.reported_unknown >= 1 and s.false_cards == 0
     for sg in res.sightings:
         if sg.kind == "unknown":
-            assert all(any(inside(a, c.corners_px) for c in truth.cards) for a in sg.anchors_px)
+            assert _on_real_cards(sg, truth)
 
 
 def test_a_suit_glyph_must_be_about_as_wide_as_tall():
