@@ -11,6 +11,7 @@ from vision import geometry as g
 from vision.cards import inside
 from vision.evaluate import score
 from vision.fusion import Look
+from vision.index_pairs import CARD_RANK_TOP, CARD_RANK_U, card_corner
 from vision.pipeline import UNREAD_CONFIDENCE, VisionPipeline
 from vision.scene import render_scene
 from vision.unread import UnreadLook, anchor, glyph_centre, pair_looks, suit_shaped, unread_cards
@@ -122,18 +123,28 @@ def test_a_way_whose_card_would_lie_over_bare_table_is_not_the_card():
 
 
 def test_an_index_found_by_its_ink_alone_is_looked_at_on_both_sides():
-    index, u, v = np.array([105.0, 108.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
-    right, left = pair_looks(-1, index, u, v)
-    assert anchor(right) == pytest.approx(anchor(left)) and anchor(right) == pytest.approx([105, 108])
+    # the card to the index's right as a read pair's is placed (its corner at (100, 100),
+    # the rank's middle 5.5 mm in), and its mirror image about the rank's middle
+    corner, u, v = np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    right, left = pair_looks(-1, corner, u, v)
     assert right.corner == left.corner == -1  # one index: at most one card
     assert right.outline()[:, 0].min() == pytest.approx(100) and right.outline()[:, 0].max() == pytest.approx(100 + W)
-    assert left.outline()[:, 0].max() == pytest.approx(110) and left.outline()[:, 0].min() == pytest.approx(110 - W)
+    assert left.outline()[:, 0].max() == pytest.approx(111) and left.outline()[:, 0].min() == pytest.approx(111 - W)
+    assert anchor(right) == pytest.approx([105, 108]) and anchor(left) == pytest.approx([106, 108])
+
+
+def test_an_index_found_by_its_ink_alone_is_placed_as_a_read_pair_places_its_card():
+    corner, u, v = np.array([100.0, 100.0]), np.array([0.0, 1.0]), np.array([-1.0, 0.0])
+    rank_box = (8, 8, 12, 28)  # patch px, 4 px/mm: the rank's middle 3.5 and 5.5 mm in, 7 mm tall
+    right, _left = pair_looks(-1, card_corner(corner, u, v, rank_box), u, v)
+    rank_mid = corner + 3.5 * u + 5.5 * v
+    assert right.point == pytest.approx(rank_mid - CARD_RANK_U * u - (CARD_RANK_TOP + 3.5) * v)
 
 
 @pytest.mark.parametrize("table_side", ["left", "right"])
 def test_an_index_found_by_its_ink_alone_is_the_card_on_the_side_that_is_not_table(table_side):
-    index, u, v = np.array([105.0, 108.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
-    ways = pair_looks(-1, index, u, v)
+    corner, u, v = np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    ways = pair_looks(-1, corner, u, v)
 
     def table(points: np.ndarray) -> float:
         return float(np.mean(points[:, 0] < 105 if table_side == "left" else points[:, 0] > 105))

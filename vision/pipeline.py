@@ -682,14 +682,16 @@ class VisionPipeline:
             gl = glyphs_of(patch)
             if gl is None or not suit_shaped(gl.suit_box):
                 continue
-            # anchored where the reader cut the glyphs: placed from the patch's corner as a
-            # generated index sits, a card's far index on its edge was anchored beside the card
+            # judged where the reader cut the glyphs, not 5 and 8 mm in from the patch's corner
+            # (where a generated index sits): that put a card's far index on its edge beside it
             at = glyph_centre(corner, u, v, gl.rank_box, gl.suit_box)
             # a pair whose rank lies on a card found is that card's ink (its pips, a printed
             # card's marker squares), even where the glyphs' middle falls just beside it
             rank = corner + PATCH_RANK_U * u + PATCH_TOP_MARGIN * v
             if not inside_any(at, known) and not inside_any(rank, known):
-                looks += [UnreadLook(w, True) for w in pair_looks(-1 - i, at, u, v)]
+                # the card placed from its rank as a read pair's is, so that one index has one outline
+                card = pair_card_corner(corner, u, v, gl.rank_box)
+                looks += [UnreadLook(w, True) for w in pair_looks(-1 - i, card, u, v)]
         anchors = [a for x in found for a in x.anchors]
         h, w = shape[:2]
 

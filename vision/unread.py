@@ -34,6 +34,7 @@ from . import geometry as g
 from .cards import inside
 from .corner_index import PATCH_PPM
 from .fusion import FUSION, Look, card_groups
+from .index_pairs import CARD_RANK_U
 
 #: where a corner's index sits (plane mm in from the corner along u, v): the
 #: anchor of every corner sighting
@@ -80,17 +81,18 @@ def anchor(look: Look) -> np.ndarray:
     return index_anchor(look.point, look.u, look.v)
 
 
-def pair_looks(key: int, index: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[Look, Look]:
+def pair_looks(key: int, corner: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[Look, Look]:
     """The two cards an index found from its ink alone (by the edge-free
-    finder: its middle at ``index``, rank over suit along ``v``) may belong
-    to: one lying to its ``u`` side (the index at the card's top-left, as
-    every deck prints one) and one lying to the other side (a four-index
-    deck's top-right index); both anchored at the index.  The finder knows
+    finder, rank over suit along ``v``) may belong to: one lying to its
+    ``u`` side, its corner at ``corner`` (where :func:`vision.index_pairs.card_corner`
+    places a read pair's card: the index at the card's top-left, as every
+    deck prints one), and its mirror image about the rank's middle, lying to
+    the other side (a four-index deck's top-right index).  The finder knows
     no card edge that would tell them apart; :func:`unread_cards` keeps the
     first whose card does not lie over bare table."""
     return (
-        Look(key, index - ANCHOR_U * u - ANCHOR_V * v, u, v),
-        Look(key, index + ANCHOR_U * u - ANCHOR_V * v, -u, v),
+        Look(key, corner, u, v),
+        Look(key, corner + 2 * CARD_RANK_U * u, -u, v),
     )
 
 
