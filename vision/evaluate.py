@@ -37,6 +37,9 @@ class Score:
     printed_found: int = 0
     #: per expected face card: (its scale in image px per card mm, found, read right)
     outcomes: list[tuple[float, bool, bool]] = field(default_factory=list)
+    #: of one frame (add() does not sum it): each card sighting matched to a
+    #: face card, by sighting id, and whether it reads that card right
+    sightings_right: dict[int, bool] = field(default_factory=dict)
 
     def add(self, other: Score) -> None:
         for k in ("expected", "found", "read", "reported_unknown", "false_cards", "false_on_occluder", "backs_expected", "backs_found", "printed_expected", "printed_found"):
@@ -103,7 +106,7 @@ def score(result: FrameResult, truth: SceneTruth) -> Score:
         used.add(sg.id)
         s.found += 1
         card = faces[ci]
-        right[ci] = (sg.rank, sg.suit) == (card.rank, card.suit)
+        right[ci] = s.sightings_right[sg.id] = (sg.rank, sg.suit) == (card.rank, card.suit)
         if right[ci]:
             s.read += 1
         else:
