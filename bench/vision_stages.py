@@ -52,6 +52,7 @@ class _Tagged(vp._Found):
 
 def stages(n_scenes: int, seed0: int, size: tuple[int, int]) -> tuple[dict[str, list[tuple[bool, float]]], list[str]]:
     """Per stage, (read right, confidence) of each matched card sighting; and each misread, described."""
+    plain = vp._Found
     vp._Found = _Tagged
     made: dict[tuple, str] = {}
     finish = vp.VisionPipeline._finish
@@ -78,7 +79,7 @@ def stages(n_scenes: int, seed0: int, size: tuple[int, int]) -> tuple[dict[str, 
                 if not ok:
                     wrong.append(f"seed {seed}: read {sg.rank} {sg.suit} at {sg.confidence:.2f} by {stage}")
     finally:
-        vp._Found = _Tagged.__mro__[1]
+        vp._Found = plain
         vp.VisionPipeline._finish = finish
     return per, wrong
 

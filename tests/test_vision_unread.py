@@ -175,7 +175,8 @@ def test_a_suit_glyph_must_be_about_as_wide_as_tall():
     assert not suit_shaped((33, 14, 3, 10)) and not suit_shaped((19, 69, 3, 26))
 
 
-def test_an_index_found_by_its_ink_alone_is_anchored_at_its_glyphs():
+def test_an_index_found_by_its_ink_alone_is_judged_at_its_glyphs_middle():
+    # where the pipeline asks whether the index lies on a card found (the card itself is placed from its rank)
     # a patch at (100, 100) turned a quarter (u down, v left); glyphs 8-20 px across, 8-56 px down at 4 px/mm
     corner, u, v = np.array([100.0, 100.0]), np.array([0.0, 1.0]), np.array([-1.0, 0.0])
     at = glyph_centre(corner, u, v, (8, 8, 12, 20), (10, 32, 8, 24))
