@@ -27,7 +27,7 @@ Then, for every card the pipeline does not find, what the edge-free finder
 - ``finder_not_tried``: a pair there, not read (over ``MAX_TRIES``, or its spots used or tried already);
 - ``finder_no_edge``: a pair there with no card end seen beyond its rank's top, not read (over ``MAX_BLIND_TRIES``);
 - ``finder_wrong_way``: pairs there, none running the card's way (rank -> suit);
-- ``finder_skipped``: ink spots there are skipped as known (near another card's index or corner);
+- ``finder_skipped``: ink spots there are skipped as known (near the index of a card read or found; since session 41 not those at a tried corner's index places, whose pairs are tried last and held to more: "declined" or "not_tried" then);
 - ``finder_no_pair``: ink spots there, but no pair of index layout;
 - ``finder_faint_or_size``: paper holes there, but none passes the ink-contrast or size test;
 - ``finder_no_spot``: no ink spot on paper there at all (the index is not inside the paper mask)."""

@@ -32,7 +32,9 @@ faint in grey but dark in one colour channel, which a shadow is not.
 
 Each read costs about as much as a corner's, and a frame holds many more ink
 pairs than unread indices, so cheap tests come first: spots of indices already
-read, or at corners the reader already tried, are skipped; ink must be much
+read are skipped, and pairs with a spot where a corner the reader already
+tried has its index are tried last, held to ``TRIED_CORNER_CONFIDENCE``, and
+not where they would place that corner's own patch again; ink must be much
 darker than the paper next to it (not a hand's shading); pairs where the
 card ends (table, an edge line, another card) within a few mm beyond the
 rank's top, which an upside-down pair or a pip column does not, are read
@@ -55,7 +57,12 @@ misreads; with 3 mm instead of 1.5, fewer read right.  Not adopted.  With
 the wider whole-index network of session 31, no tried corner's spots
 skipped at all: 720p seeds 0-149 797 -> 807 found, misreads 8 -> 13;
 500-649 797 -> 811, 10 -> 14 (a third of what it added wrong).  Not
-adopted.
+adopted.  Adopted in session 41: those pairs tried last, only where they do
+not place a tried corner's own patch again (``REPEAT_MM``), and held to 0.9
+(``TRIED_CORNER_CONFIDENCE``): 720p seeds 0-999 22 more read right, none
+more misread; 1080p 0-249 2 more right; third-party decks unchanged but one
+more right.  The skipped spots had cost cards whose index lay where a false
+corner (a stagger's step, another card's edge) put its index places.
 Wider size limits for big indices (ranks to 14 mm) found one more
 card in some third-party decks and read two 6/9 upside down in another;
 finding ink finer than the paper mask (the darkest colour channel against
@@ -151,6 +158,13 @@ BOX_SLACK = 1.5
 #: a patch placed within this many mm and this cosine of one declined is not read
 REPEAT_MM = 1.5
 REPEAT_COS = 0.95
+#: a pair with a spot where a tried corner's index lies is read last, and
+#: only at this confidence (the corner's reader declined those glyphs, or read
+#: them as another card's: session 41, 720p seeds 0-999 22 more cards read
+#: right and none wrong; at 0.75, seeds 0-299 and 500-799 20 more right and
+#: 2 more wrong; at the usual 0.6, 19 more right and 2 more wrong, and the
+#: same with a second read placed 0.6 mm in made to agree)
+TRIED_CORNER_CONFIDENCE = 0.9
 
 
 @dataclass(frozen=True)
@@ -697,9 +711,11 @@ def find_index_pairs(
     otherwise: spots within 5 mm of an anchor or of where an index of such
     an outline sits are skipped (their card is known).  ``corners``: the
     outer card corners (:class:`vision.cards.Corner`) whose index the reader
-    already tried, found or declined: their index spots are skipped too (the
-    reader declines a patch of the same glyphs placed from their pair just as
-    often, and each try costs as much as a corner's).
+    already tried, found or declined: pairs with a spot at their index
+    places are tried after every other pair, not where they would place the
+    corner's own patch again, and count only at ``TRIED_CORNER_CONFIDENCE``
+    (the reader declines a patch of the same glyphs placed from their pair
+    about as often, and each try costs as much as a corner's).
 
     ``seal``: also take ink joined to the table through a paper region's
     outline (:func:`sealed_holes`) as spots; ``bg_tiles``: the table colour
@@ -708,7 +724,8 @@ def find_index_pairs(
 
     ``trace`` (a diagnostic, bench/vision_misses.py): when given, filled with
     the holes searched (``"holes"``, sealed ones included), the ink spots
-    (``"spots"``, ``"skip"``) and every candidate with what became of it
+    (``"spots"``, ``"skip"``, ``"at_tried"``: at a tried corner's index
+    places) and every candidate with what became of it
     (``"cands"``: [(top, v, spot ids, fate)]).  ``declined``: when given,
     gets (patch corner, u, v, patch) of every patch the reader declined
     (vision.near_pip looks beside it for the card's pips); ``glyphs_of``:
@@ -720,16 +737,21 @@ def find_index_pairs(
             holes = (np.concatenate((holes[0], extra_stats[1:])), np.concatenate((holes[1], extra_cents[1:])))
     spots = ink_spots(holes, plane, gray, frame=frame)
     if trace is not None:
-        trace.update(holes=holes, spots=spots, skip=np.zeros(len(spots.centres), bool), cands=[])
+        none = np.zeros(len(spots.centres), bool)
+        trace.update(holes=holes, spots=spots, skip=none, at_tried=none, cands=[])
     if len(spots.centres) < 1:
         return []
     anchors = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
     anchors.append(outlines_index_spots(list(outlines)))
-    anchors += [np.array([c.point + 5 * c.d1 + 8 * c.d2, c.point + 8 * c.d1 + 5 * c.d2]) for c in corners]
     anchors = np.vstack(anchors) if anchors else np.zeros((0, 2))
     skip = _known(spots.centres, index_boxes(reads), anchors, 5.0)
+    # spots where a tried corner's index lies: tried last, and held to more
+    at_tried = np.zeros(len(spots.centres), bool)
+    if len(corners):
+        tried_at = np.vstack([(c.point + 5 * c.d1 + 8 * c.d2, c.point + 8 * c.d1 + 5 * c.d2) for c in corners])
+        at_tried = _known(spots.centres, [], tried_at, 5.0) & ~skip
     if trace is not None:
-        trace["skip"] = skip
+        trace.update(skip=skip, at_tried=at_tried)
     note = trace["cands"].append if trace is not None else (lambda _c: None)
     # (a turned glyph's box is larger than the glyph: such pairs are measured again from their pixels)
     small = spots.diag < GLYPH_DIAG[1] * BOX_SLACK
@@ -772,11 +794,17 @@ def find_index_pairs(
             c for c, e in zip(cands, edge, strict=True) if not e
         ]
         edge = sorted(edge, reverse=True)
+    # pairs with a spot where a tried corner's index lies, after all others
+    late = [any(at_tried[i] for i in c[1]) for c in cands]
+    order = sorted(range(len(cands)), key=lambda k: late[k])
+    cands, edge, late = [cands[k] for k in order], [edge[k] for k in order], [late[k] for k in order]
     out: list[PairReading] = []
     used = skip.copy()
     failed: list[tuple[np.ndarray, np.ndarray]] = []  # (top, v) of patches declined
+    # the patches the tried corners read, as (top, v): a pair placing one of them again is not read
+    tried_patches = [(c.point + PATCH_TOP_MARGIN * b + PATCH_RANK_U * a, b) for c in corners for a, b in ((c.d1, c.d2), (c.d2, c.d1))]
     blind = 0
-    for (_score, ids, top, v), edged in zip(cands, edge, strict=True):
+    for (_score, ids, top, v), edged, at_corner in zip(cands, edge, late, strict=True):
         if len(failed) + len(out) >= max_tries:
             note((top, v, ids, "cap"))
             continue
@@ -785,7 +813,7 @@ def find_index_pairs(
             continue
         # the same patch (the same glyphs the same way up: a "10" as one
         # glyph or two, a pair or run together) reads no better a second time
-        if any(np.linalg.norm(top - f_top) < REPEAT_MM and float(v @ f_v) > REPEAT_COS for f_top, f_v in failed):
+        if any(np.linalg.norm(top - f_top) < REPEAT_MM and float(v @ f_v) > REPEAT_COS for f_top, f_v in failed + (tried_patches if at_corner else [])):
             note((top, v, ids, "repeat"))
             continue
         if not edged:
@@ -802,6 +830,8 @@ def find_index_pairs(
         # readers tell an upside-down patch (session 32, 1080p seeds 0-299: 22 such reads,
         # none wrong, 5 cards more found; until then they were declined)
         least = SEALED_CONFIDENCE if any(int(spots.labels[i]) >= n_own for i in ids) else MIN_CONFIDENCE
+        if at_corner:
+            least = max(least, TRIED_CORNER_CONFIDENCE)
         ok = r is not None and r.confidence >= least
         fate = "declined"
         if ok:
