@@ -161,9 +161,9 @@ REPEAT_COS = 0.95
 #: a pair with a spot where a tried corner's index lies is read last, and
 #: only at this confidence (the corner's reader declined those glyphs, or read
 #: them as another card's: session 41, 720p seeds 0-999 22 more cards read
-#: right and none wrong; at 0.75, seeds 0-299 and 500-799 20 more right and
-#: 2 more wrong; at the usual 0.6, 19 more right and 2 more wrong, and the
-#: same with a second read placed 0.6 mm in made to agree)
+#: right and none wrong; with a second read placed 0.6 mm in made to agree,
+#: seeds 0-299 and 500-799 at 0.75 20 more right and 2 more wrong, at the
+#: usual 0.6 19 and 2; docs/vision.md, Figures)
 TRIED_CORNER_CONFIDENCE = 0.9
 
 
