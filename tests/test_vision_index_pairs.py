@@ -230,3 +230,17 @@ def test_a_pair_where_a_tried_corner_put_its_index_is_read_last_and_only_when_su
     monkeypatch.setattr(ip, "TRIED_CORNER_CONFIDENCE", 1.01)
     again = find_index_pairs(frame, plane, holes, mask, gray, *rest, **kw)
     assert len(again) == len(found) - len(late)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pairs_within_finds_every_close_pair_as_comparing_all_would(seed):
+    # candidate_pairs compares only spots near each other (a page of print holds
+    # thousands of spots): the grid must miss no pair and add none
+    rng = np.random.default_rng(seed)
+    pts = np.vstack([rng.uniform(-300, 300, (400, 2)), rng.uniform(0, 20, (30, 2)), np.zeros((2, 2))])
+    r = 17.25
+    i, j = ip._pairs_within(pts, r)
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    want_i, want_j = np.nonzero((d < r) & ~np.eye(len(pts), dtype=bool))
+    assert np.array_equal(i, want_i) and np.array_equal(j, want_j)
+    assert len(ip._pairs_within(pts[:1], r)[0]) == 0

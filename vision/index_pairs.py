@@ -509,25 +509,36 @@ def candidate_pairs(
     if n < 2:
         return []
     free = np.nonzero(~skip)[0]
-    dist = np.linalg.norm(c[free][None, :, :] - c[free][:, None, :], axis=2)
-    ii, jj = np.nonzero(np.triu((dist > TEN_DIST[0]) & (dist < TEN_DIST[1]), 1))
+    # only spots near each other are compared: a page of print holds thousands
+    # of glyph-sized spots, and every pair of them cost seconds a frame
+    near_i, near_j = _pairs_within(c[free], SUIT_DIST[1] + TEN_DIST[1] / 2)
+    dist = np.linalg.norm(c[free[near_j]] - c[free[near_i]], axis=1)
+    ten = (near_i < near_j) & (dist > TEN_DIST[0]) & (dist < TEN_DIST[1])
+    ii, jj = near_i[ten], near_j[ten]
     # rank groups: single spots, and pairs of spots side by side ("10"); b = -1: none
     ga = np.concatenate((free, free[ii]))
     gb = np.concatenate((np.full(len(free), -1), free[jj]))
     rc = np.where((gb >= 0)[:, None], (c[ga] + c[np.maximum(gb, 0)]) / 2, c[ga])
-    d = c[free][None, :, :] - rc[:, None, :]
-    dd = np.linalg.norm(d, axis=2)
-    gi, sk = np.nonzero((dd > SUIT_DIST[0]) & (dd < SUIT_DIST[1]))
+    # each group's suit candidates: the spots near its (first) glyph
+    starts = np.searchsorted(near_i, np.arange(len(free)))
+    counts = np.diff(np.append(starts, len(near_i)))
+    first = np.concatenate((np.arange(len(free)), ii))
+    gi = np.repeat(np.arange(len(ga)), counts[first])
+    sk = near_j[np.repeat(starts[first], counts[first]) + _ranks_within(counts[first])]
+    d = c[free[sk]] - rc[gi]
+    dd = np.linalg.norm(d, axis=1)
+    near = (dd > SUIT_DIST[0]) & (dd < SUIT_DIST[1])
+    gi, sk, d, dd = gi[near], sk[near], d[near], dd[near]
     s = free[sk]
     keep = (s != ga[gi]) & (s != gb[gi])
-    gi, s, sk = gi[keep], s[keep], sk[keep]
+    gi, s, sk, d, dd = gi[keep], s[keep], sk[keep], d[keep], dd[keep]
     if not len(gi):
         return []
     a, b = ga[gi], gb[gi]
     two = b >= 0
     b0 = np.maximum(b, 0)
-    dist_rs = dd[gi, sk]
-    v = d[gi, sk] / dist_rs[:, None]
+    dist_rs = dd
+    v = d / dist_rs[:, None]
     u = np.stack((v[:, 1], -v[:, 0]), axis=1)
     ab = c[b0] - c[a]
     # the two glyphs of a "10" sit side by side, level across the card
@@ -553,6 +564,39 @@ def candidate_pairs(
         out.append((float(score[k]), ids, int(s[k]), rc[gi[k]], v[k]))
     out.sort(key=lambda p: p[0])
     return out
+
+
+def _pairs_within(points: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every ordered pair (i, j), i != j, of ``points`` closer than ``r``,
+    sorted by i then j: from a grid of r-sized cells, so that the cost grows
+    with the pairs near each other, not with the square of the points."""
+    n = len(points)
+    if n < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    cell = np.floor(points / r).astype(np.int64)
+    cell -= cell.min(axis=0) - 1  # a blank cell on every side: no neighbour wraps to the next row
+    width = int(cell[:, 0].max()) + 2
+    key = cell[:, 1] * width + cell[:, 0]
+    order = np.argsort(key, kind="stable")
+    keys = key[order]
+    ii, jj = [], []
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            lo = np.searchsorted(keys, key + dy * width + dx, "left")
+            hi = np.searchsorted(keys, key + dy * width + dx, "right")
+            ii.append(np.repeat(np.arange(n), hi - lo))
+            jj.append(order[np.repeat(lo, hi - lo) + _ranks_within(hi - lo)])
+    i, j = np.concatenate(ii), np.concatenate(jj)
+    keep = (i != j) & (np.linalg.norm(points[i] - points[j], axis=1) < r)
+    i, j = i[keep], j[keep]
+    o = np.lexsort((j, i))
+    return i[o], j[o]
+
+
+def _ranks_within(counts: np.ndarray) -> np.ndarray:
+    """0, 1, .., k - 1 for each k in ``counts``, end to end."""
+    total = int(counts.sum())
+    return np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
 def _layout_ok(two, level, dist_rs, ten_across, ha, hb, sh, wa, wb, sw):
