@@ -181,3 +181,19 @@ def test_an_index_found_by_its_ink_alone_is_judged_at_its_glyphs_middle():
     corner, u, v = np.array([100.0, 100.0]), np.array([0.0, 1.0]), np.array([-1.0, 0.0])
     at = glyph_centre(corner, u, v, (8, 8, 12, 20), (10, 32, 8, 24))
     assert at == pytest.approx([100 - 32 / 4, 100 + 14 / 4])
+
+
+def test_a_page_of_print_filling_the_frame_gives_no_unknown_card_at_the_frames_corners():
+    # the paper's corners there are where the view ends: each was a declined
+    # corner with index-like ink (a "10" over a "7") before session 41
+    import cv2
+
+    page = np.full((720, 1280, 3), 235, np.uint8)
+    for i in range(40):
+        cv2.putText(page, "10 7 Q K A 9 8 " * 20, (5, 9 + 18 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 1)
+    result = VisionPipeline().process(page)
+    frame_corners = np.array([(0, 0), (1279, 0), (0, 719), (1279, 719)], float)
+    for s in result.sightings:
+        assert s.kind != "card"
+        near = np.linalg.norm(np.asarray(s.outline_px)[:, None] - frame_corners[None], axis=2).min()
+        assert near > 10, (s.kind, s.outline_px)

@@ -497,7 +497,8 @@ def candidate_pairs(
     """Rank/suit pairs of index layout, most index-like first:
     [(score, rank spot ids, suit spot id, rank centre, v)].  A rank is one spot
     or two spots side by side of like height (a "10").  Vectorised over every
-    (rank, suit) combination: a frame holds a few hundred spots.
+    (rank, suit) combination of spots near each other (``_pairs_within``):
+    a table holds a few hundred spots, a page of print thousands.
 
     Sizes come from the spots' boxes, which overstate a turned glyph's
     extent (a 8 mm rank at 45 degrees has a 12 mm box along the card).

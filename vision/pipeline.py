@@ -109,6 +109,10 @@ ZOOM_ALL_PPM = 4.0
 READ_CARD_MM = 10.0
 #: an unknown card from declined index corners (vision.unread): below any reading
 UNREAD_CONFIDENCE = 0.3
+#: a declined paper corner this close to the frame's edge (px) is where the view
+#: ends, not a card's corner: no unknown card is reported from it (a page of
+#: print filling the frame gave one at each of the frame's corners)
+FRAME_EDGE_PX = 3.0
 #: without a mat, the longer side of the work copy (px) until the cards' scale is known
 NO_MAT_WORK_SIDE = 1280.0
 #: and once it is, the work copy is made finer to put this many px per mm on the cards,
@@ -662,7 +666,11 @@ class VisionPipeline:
         known = [x.outline for x in found]
         ids: dict[int, int] = {}
         per_corner: dict[int, list] = {}
+        h, w = shape[:2]
         for c, u, v, patch in declined:
+            x, y = plane.to_frame(c.point[None])[0]
+            if min(x, y, w - 1 - x, h - 1 - y) < FRAME_EDGE_PX:
+                continue  # where paper meets the frame's edge the view ends: not a card's corner
             k = ids.setdefault(id(c), len(ids))
             look = Look(k, c.point, u, v)
             if inside_any(anchor(look), known):
@@ -691,9 +699,8 @@ class VisionPipeline:
             if not inside_any(at, known) and not inside_any(rank, known):
                 # the card placed from its rank as a read pair's is, so that one index has one outline
                 card = pair_card_corner(corner, u, v, gl.rank_box)
-                looks += [UnreadLook(w, True) for w in pair_looks(-1 - i, card, u, v)]
+                looks += [UnreadLook(way, True) for way in pair_looks(-1 - i, card, u, v)]
         anchors = [a for x in found for a in x.anchors]
-        h, w = shape[:2]
 
         def share_in_frame(points: np.ndarray) -> float:
             px = plane.to_frame(points)
