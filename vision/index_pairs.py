@@ -846,8 +846,13 @@ def find_index_pairs(
     out: list[PairReading] = []
     used = skip.copy()
     failed: list[tuple[np.ndarray, np.ndarray]] = []  # (top, v) of patches declined
-    # the patches the tried corners read, as (top, v): a pair placing one of them again is not read
-    tried_patches = [(c.point + PATCH_TOP_MARGIN * b + PATCH_RANK_U * a, b) for c in corners for a, b in ((c.d1, c.d2), (c.d2, c.d1))]
+    # the patches the tried corners read, as (top, v): a pair placing one of them again is not
+    # read (made only when some pair lies at a tried corner's index: most frames have none)
+    tried_patches = (
+        [(c.point + PATCH_TOP_MARGIN * b + PATCH_RANK_U * a, b) for c in corners for a, b in ((c.d1, c.d2), (c.d2, c.d1))]
+        if any(late)
+        else []
+    )
     blind = 0
     for (_score, ids, top, v), edged, at_corner in zip(cands, edge, late, strict=True):
         if len(failed) + len(out) >= max_tries:
