@@ -244,3 +244,27 @@ def test_pairs_within_finds_every_close_pair_as_comparing_all_would(seed):
     want_i, want_j = np.nonzero((d < r) & ~np.eye(len(pts), dtype=bool))
     assert np.array_equal(i, want_i) and np.array_equal(j, want_j)
     assert len(ip._pairs_within(pts[:1], r)[0]) == 0
+
+
+def test_a_ten_run_together_with_its_suit_is_tried_from_its_ends(monkeypatch):
+    # 1080p bench scene 129: the 10 of hearts shows its index only as one ink
+    # spot (the glyphs run together), 13.7 mm long and 8.4 wide: a "10" is
+    # wide, so rank and suit run together are less than 1.7 times as long as
+    # wide (MERGED_ASPECT), and no pair was tried there before session 42
+    seed = 129
+    img, truth = render_scene(1920, 1080, 4 + seed % 9, seed=seed, mat=seed % 3 != 2)
+    card = truth.cards[3]
+    assert (card.rank, card.suit) == ("10", "hearts")
+    spots = _index_spots(card, truth.homography)
+    ppm = float(np.sqrt(abs(np.linalg.det(truth.homography[:2, :2] / truth.homography[2, 2]))))
+
+    def read_there(result):
+        return [s.label for s in result.sightings if s.kind == "card" and min(np.linalg.norm(np.array(a) - p) for a in s.anchors_px for p in spots) < 9 * ppm]
+
+    assert read_there(vp.VisionPipeline().process(img)) == ["10H"]
+    monkeypatch.setattr(ip, "MERGED_ASPECT", (1.7, 3.4))
+    assert read_there(vp.VisionPipeline().process(img)) == []
+    # such a spot is held to WIDE_MERGED_CONFIDENCE: above every reading, it is read no more
+    monkeypatch.setattr(ip, "MERGED_ASPECT", (1.4, 3.4))
+    monkeypatch.setattr(ip, "WIDE_MERGED_CONFIDENCE", 1.01)
+    assert read_there(vp.VisionPipeline().process(img)) == []

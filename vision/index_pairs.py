@@ -136,6 +136,17 @@ SEALED_CONFIDENCE = 0.85
 #: rank and suit run together: length along the card and width across, mm
 MERGED_LEN = (9.0, 18.0)
 MERGED_WIDTH = (3.3, 9.0)
+#: and its length over its width.  A one-glyph rank over its suit is about
+#: twice as long as wide; a "10" over its suit is wider, 1.4-1.7 (the 10 of
+#: hearts of 1080p bench scene 129 ran together into one spot 13.7 by 8.4 mm);
+#: below 1.4 a spot is a pip or a blot
+MERGED_ASPECT = (1.4, 3.4)
+#: under this aspect the spot is no one-glyph index: it is tried after the
+#: other candidates and read only at WIDE_MERGED_CONFIDENCE (a king of
+#: hearts' index with a glossy heart, run together at 12 MP, read at 0.66 as
+#: the king of diamonds)
+ONE_GLYPH_ASPECT = 1.7
+WIDE_MERGED_CONFIDENCE = 0.85
 #: beyond the rank's top, within this many mm, the card ends: the table, a
 #: card below (an edge line or shadow) or one on top; blank paper there
 #: means the pair is upside down (a suit over the next pip) or no index
@@ -644,13 +655,14 @@ def spot_points(mask: np.ndarray, plane: Plane, box) -> tuple[np.ndarray, float]
     return pts, float(np.linalg.norm(ends[1] - ends[0]) / math.hypot(w, h))
 
 
-def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: Plane):
+def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: Plane, wide: set | None = None):
     """Rank and suit run together into one spot (small glyphs: at 720p a
     millimetre's gap is a pixel or less, and the paper mask's opening closes
     it): an elongated spot of an index's length and width.  Its long axis is
     the card's; the rank may be at either end, so both are tried (the suit
     read as a rank does not read).  [(score, (spot,), top, v)]: ``top`` is
-    the spot's end on its axis."""
+    the spot's end on its axis.  ``wide``, when given, gets the spots less
+    than ``ONE_GLYPH_ASPECT`` times as long as wide (a "10" over its suit)."""
     out = []
     diag = spots.diag
     # a box's diagonal is at least as long as the spot in it
@@ -679,10 +691,16 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
         if not (
             MERGED_LEN[0] <= length <= MERGED_LEN[1]
             and MERGED_WIDTH[0] <= width <= MERGED_WIDTH[1]
-            and 1.7 * width <= length <= 3.4 * width
+            and MERGED_ASPECT[0] * width <= length <= MERGED_ASPECT[1] * width
         ):
             continue
         score = 0.5 + 0.5 * abs(length / width - 2.2)
+        if length < ONE_GLYPH_ASPECT * width:
+            # seldom an index, and read only when sure: after the other candidates of
+            # its edge group, so that it does not use up a frame's MAX_TRIES before them
+            score += 10.0
+            if wide is not None:
+                wide.add(k)
         for v in (e1, -e1):
             top = mean + float((dm @ v).min()) * v
             out.append((score, (k,), top, v))
@@ -827,7 +845,8 @@ def find_index_pairs(
                 suit_top = spots.centres[idx[s]] - sh / 2 * v
                 top = rc + min(float((top - rc) @ v), float((suit_top - rc) @ v) - 0.8 - 1.4 * sh) * v
             cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), top, v))
-    cands += merged_candidates(spots, skip, mask, plane)
+    wide: set[int] = set()
+    cands += merged_candidates(spots, skip, mask, plane, wide)
     cands.sort(key=lambda c: c[0])
     # pairs with the card's end beyond the rank first; the others (a card
     # edge lost against a white card next to it) after them, fewer
@@ -882,6 +901,8 @@ def find_index_pairs(
         least = SEALED_CONFIDENCE if any(int(spots.labels[i]) >= n_own for i in ids) else MIN_CONFIDENCE
         if at_corner:
             least = max(least, TRIED_CORNER_CONFIDENCE)
+        if len(ids) == 1 and ids[0] in wide:
+            least = max(least, WIDE_MERGED_CONFIDENCE)
         ok = r is not None and r.confidence >= least
         fate = "declined"
         if ok:
