@@ -31,6 +31,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision.evaluate import Score, score  # noqa: E402
+from vision.fonts import missing_card_font_packages  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402
 from vision.scene import render_scene  # noqa: E402
 
@@ -145,6 +146,10 @@ def main() -> None:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"OpenCV {cv2.__version__}, threads {cv2.getNumThreads()}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    missing = missing_card_font_packages()
+    if missing:
+        print(f"WARNING: no {', '.join(missing)} on this machine: the scenes and the reader's templates differ from those "
+              f"docs/vision.md's figures were measured with (apt-get install {' '.join(missing)}, or ./run setup)")
     if not args.skip_timing:
         timings(args.repeats, args.timing_scenes)
     if not args.skip_accuracy:
