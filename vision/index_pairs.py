@@ -695,12 +695,8 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
         ):
             continue
         score = 0.5 + 0.5 * abs(length / width - 2.2)
-        if length < ONE_GLYPH_ASPECT * width:
-            # seldom an index, and read only when sure: after the other candidates of
-            # its edge group, so that it does not use up a frame's MAX_TRIES before them
-            score += 10.0
-            if wide is not None:
-                wide.add(k)
+        if wide is not None and length < ONE_GLYPH_ASPECT * width:
+            wide.add(k)
         for v in (e1, -e1):
             top = mean + float((dm @ v).min()) * v
             out.append((score, (k,), top, v))
@@ -860,7 +856,10 @@ def find_index_pairs(
         edge = sorted(edge, reverse=True)
     # pairs with a spot where a tried corner's index lies, after all others
     late = [any(at_tried[i] for i in c[1]) for c in cands]
-    order = sorted(range(len(cands)), key=lambda k: late[k])
+    # a wide spot run together (seldom an index, read only when sure) after every other
+    # candidate, so that it does not use up the frame's MAX_TRIES before them
+    is_wide = [len(c[1]) == 1 and c[1][0] in wide for c in cands]
+    order = sorted(range(len(cands)), key=lambda k: (is_wide[k], late[k]))
     cands, edge, late = [cands[k] for k in order], [edge[k] for k in order], [late[k] for k in order]
     out: list[PairReading] = []
     used = skip.copy()
