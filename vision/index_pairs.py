@@ -854,7 +854,7 @@ def find_index_pairs(
             c for c, e in zip(cands, edge, strict=True) if not e
         ]
         edge = sorted(edge, reverse=True)
-    # pairs with a spot where a tried corner's index lies, after all others
+    # pairs with a spot where a tried corner's index lies, after all others but the wide spots
     late = [any(at_tried[i] for i in c[1]) for c in cands]
     # a wide spot run together (seldom an index, read only when sure) after every other
     # candidate, so that it does not use up the frame's MAX_TRIES before them
