@@ -149,7 +149,9 @@ def test_a_photo_whose_cards_lie_small_is_read_at_a_finer_copy(monkeypatch):
     its frame line joins the table.  Once a card lying whole gives the scale,
     the copy is made again at 3 px per mm (pipeline.NO_MAT_WORK_PX_PER_MM):
     scene 1001 of bench.vision_decks_photo, 5 of 5 cards, against 2 (4 with
-    the corners of the cards' edges, which see the frame line's notch)."""
+    the corners of the cards' edges, which see the frame line's notch; 3
+    since session 42, whose edge-free finder tries a "10" run together with
+    its suit, index_pairs.MERGED_ASPECT)."""
     from vision import pipeline
 
     paris = _other_deck("aisleriot/paris")
@@ -159,7 +161,7 @@ def test_a_photo_whose_cards_lie_small_is_read_at_a_finer_copy(monkeypatch):
     assert s.expected == 5 and s.found == 5 and not s.misread
     assert pipe._frame_base(img).f > 1.2 * pipeline.NO_MAT_WORK_SIDE / 4000
     monkeypatch.setattr(pipeline, "NO_MAT_MAX_WORK_SIDE", pipeline.NO_MAT_WORK_SIDE)
-    assert score(VisionPipeline(edge_corners=False).process(img), truth).found <= 2
+    assert score(VisionPipeline(edge_corners=False).process(img), truth).found <= 3
 
 
 def test_a_pile_photo_with_no_card_lying_whole_keeps_the_scale_its_cards_have():
@@ -188,7 +190,9 @@ def test_a_four_colour_decks_yellow_diamonds_are_found_in_a_photo(monkeypatch):
     neither clearly red nor black, and where a corner's patch lay a little off
     the reader declined it (bench.vision_decks_photo scene 1002: the 2 and 6
     of diamonds, 3 of 5 found).  Yellow now counts as a red suit's ink
-    (corner_index.YELLOW_GREEN_OVER_BLUE): 5 of 5."""
+    (corner_index.YELLOW_GREEN_OVER_BLUE): 5 of 5.  Without it, 3 on the
+    machine this was written on and 4 on session 42's (the code at 9bd23aa
+    too there: the machines differ, not the reader)."""
     from vision import corner_index
 
     deck = _other_deck("aisleriot/anglo_modern_4_color")
@@ -196,7 +200,7 @@ def test_a_four_colour_decks_yellow_diamonds_are_found_in_a_photo(monkeypatch):
     s = score(VisionPipeline().process(img), truth)
     assert s.expected == 5 and s.found == 5 and not s.misread
     monkeypatch.setattr(corner_index, "YELLOW_GREEN_OVER_BLUE", float("inf"))
-    assert score(VisionPipeline().process(img), truth).found <= 3
+    assert score(VisionPipeline().process(img), truth).found <= 4
 
 
 def test_a_white_tables_specks_are_not_taken_for_a_card_lying_whole(monkeypatch):
