@@ -860,7 +860,7 @@ def find_index_pairs(
     # candidate, so that it does not use up the frame's MAX_TRIES before them
     is_wide = [len(c[1]) == 1 and c[1][0] in wide for c in cands]
     order = sorted(range(len(cands)), key=lambda k: (is_wide[k], late[k]))
-    cands, edge, late = [cands[k] for k in order], [edge[k] for k in order], [late[k] for k in order]
+    cands, edge, late, is_wide = ([x[k] for k in order] for x in (cands, edge, late, is_wide))
     out: list[PairReading] = []
     used = skip.copy()
     failed: list[tuple[np.ndarray, np.ndarray]] = []  # (top, v) of patches declined
@@ -872,7 +872,7 @@ def find_index_pairs(
         else []
     )
     blind = 0
-    for (_score, ids, top, v), edged, at_corner in zip(cands, edge, late, strict=True):
+    for (_score, ids, top, v), edged, at_corner, wide_spot in zip(cands, edge, late, is_wide, strict=True):
         if len(failed) + len(out) >= max_tries:
             note((top, v, ids, "cap"))
             continue
@@ -900,7 +900,7 @@ def find_index_pairs(
         least = SEALED_CONFIDENCE if any(int(spots.labels[i]) >= n_own for i in ids) else MIN_CONFIDENCE
         if at_corner:
             least = max(least, TRIED_CORNER_CONFIDENCE)
-        if len(ids) == 1 and ids[0] in wide:
+        if wide_spot:
             least = max(least, WIDE_MERGED_CONFIDENCE)
         ok = r is not None and r.confidence >= least
         fate = "declined"
