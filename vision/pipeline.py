@@ -16,7 +16,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from . import geometry as g
-from . import glyph_model, near_pip, patch_model, pip_check, pips
+from . import glyph_model, near_pip, patch_model, pip_check, pips, read_memory
 from .backs import face_margins, find_backs
 from .card_scale import card_scale
 from .cards import (
@@ -63,6 +63,7 @@ from .index_pairs import PATCH_RANK_U, PATCH_TOP_MARGIN, find_index_pairs, read_
 from .index_pairs import card_corner as pair_card_corner
 from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
+from .read_memory import ReadMemory, change_map
 from .results import FrameResult, Sighting
 from .ringed_backs import find_ringed_backs
 from .unread import UnreadLook, anchor, glyph_centre, index_anchor, inside_any, pair_looks, suit_shaped, unread_cards
@@ -207,6 +208,24 @@ def _touches_border(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
     return bool(x.min() <= 1 or y.min() <= 1 or x.max() >= w - 2 or y.max() >= h - 2)
 
 
+#: how far from its corner a corner's patches may reach (plane mm along each
+#: edge: the index box's length, zoomed, and the notched corner's second look)
+CORNER_REACH_MM = ZOOM * g.INDEX_BOX_H + 2 * NOTCH_CHECK
+
+
+def _corner_look(plane: Plane, c: Corner, kind: tuple) -> read_memory.Look:
+    """Corner ``c`` in frame pixels (:class:`vision.read_memory.Look`)."""
+    d1, d2 = c.d1, c.d2
+    # the corner, a millimetre along each edge, and how far its patches reach: one transform
+    pts = plane.to_frame(c.point + np.array([0 * d1, d1, d2, CORNER_REACH_MM * d1, CORNER_REACH_MM * d2, CORNER_REACH_MM * (d1 + d2)])).astype(np.float64)
+    p = pts[0]
+    steps = pts[1:3] - p
+    scale = np.sqrt((steps * steps).sum(axis=1))
+    dirs = steps / np.maximum(scale, 1e-9)[:, None]
+    (x0, y0), (x1, y1) = pts[[0, 3, 4, 5]].min(axis=0) - 2, pts[[0, 3, 4, 5]].max(axis=0) + 2
+    return read_memory.Look(p, dirs, scale, (float(x0), float(y0), float(x1), float(y1)), kind)
+
+
 class VisionPipeline:
     """Turns frames into sightings.  Keeps the mat calibration and the card
     scale between frames, so use one pipeline per camera.
@@ -250,6 +269,9 @@ class VisionPipeline:
         self.fusion = fusion
         self.reuse_static = reuse_static
         self._last: tuple[np.ndarray, FrameResult] | None = None  # thumbnail and result of the last frame processed in full
+        # corner outcomes kept from the last frame processed, where the table did not change
+        self._memory = ReadMemory() if reuse_static else None
+        self._memory_cast: Balance | None = None  # the lamp cast the kept outcomes were read under
         self.refs = builtin_references() if references is None else builtin_references().extend(references)
         self.full_marker_scan = full_marker_scan
         # the whole-frame search (stills, marked backs) is OpenCV's own: on a
@@ -404,6 +426,22 @@ class VisionPipeline:
                 self._next_balance = self._count + self.mat.every
             if self._cast is not None:
                 frame = self._cast.apply(frame)
+        if self._memory is not None:
+            last = self._last[0] if self._last is not None and self._memory_cast is self._cast else None
+            self._memory.begin(change_map(thumb, last, STATIC_LEVELS), (w, h))
+            self._memory_cast = self._cast
+        try:
+            result = self._process_in_full(frame, h, w)
+        finally:
+            if self._memory is not None:
+                self._memory.end()
+        if thumb is not None:
+            self._last = (thumb, result)
+        return result
+
+    def _process_in_full(self, frame: np.ndarray, h: int, w: int) -> FrameResult:
+        """:meth:`process` of a frame that is not the last one again (``frame``
+        with the lamp's cast taken out)."""
         base = self._frame_base(frame)
         # without a mat, pips are read only at a scale taken from cards lying whole:
         # the scale search compares counts of cards read, and a pip read tipped it
@@ -413,8 +451,6 @@ class VisionPipeline:
             if self._scale is not None and self._no_mat_work_f(h, w) > NO_MAT_FINER * base.f:
                 # the scale found says the cards lie small in the frame: read it again finer
                 result = self._process(frame, self._base_at(frame, base.gray, base.cal), read_pips=True)
-        if thumb is not None:
-            self._last = (thumb, result)
         return result
 
     def _search_scale(self, frame: np.ndarray, base: _FrameBase, result: FrameResult) -> FrameResult:
@@ -956,15 +992,41 @@ class VisionPipeline:
     def _read_corner(
         self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None, glyphs_of=None, unmirrored: bool = False
     ) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
+        """:meth:`_read_corner_anew`, or what the same corner read to in the
+        last frame processed where the table did not change round it
+        (:mod:`vision.read_memory`; ``reuse_static``)."""
+        memory = self._memory
+        if memory is None:
+            best, declined_here = self._read_corner_anew(frame, plane, c, notched, glyphs_of, unmirrored)
+        else:
+            look = _corner_look(plane, c, (notched, unmirrored))
+            dirs = (c.d1, c.d2)
+            hit = memory.recall(look)
+            if hit is not None:
+                (kept_best, kept_declined), ways = hit
+                best = None if kept_best is None else (c, kept_best[0], dirs[ways[kept_best[1]]], dirs[1 - ways[kept_best[1]]])
+                declined_here = [(dirs[ways[k]], dirs[1 - ways[k]], patch) for k, patch in kept_declined]
+            else:
+                best, declined_here = self._read_corner_anew(frame, plane, c, notched, glyphs_of, unmirrored)
+                # directions kept as which edge they run along: 0 for d1, 1 for d2
+                kept_best = None if best is None else (best[1], 0 if best[2] is c.d1 else 1)
+                memory.keep(look, (kept_best, [(0 if u is c.d1 else 1, patch) for u, _, patch in declined_here]))
+        if best is None and declined is not None:
+            declined += [(c, u, v, patch) for u, v, patch in declined_here]
+        return best
+
+    def _read_corner_anew(
+        self, frame, plane: Plane, c: Corner, notched: bool = False, glyphs_of=None, unmirrored: bool = False
+    ) -> tuple[tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None, list]:
         """The best reading at corner ``c`` of the two edge assignments (when an
         edge is longer than a card is wide, the other only if that one does not
-        read), or None.  A ``notched`` corner
+        read), or None, and the ways that did not read.  A ``notched`` corner
         (extrapolated across ink, :func:`vision.cards.find_notched_corners`) and
         an index too large for the patch (read from a wider patch) are read a
         second time, placed a little differently, and count only when both
         readings agree: those patches are less sure than a paper corner's.
-        A corner that reads neither way adds (corner, u, v, patch) for each
-        way to ``declined``, when given (for :meth:`_fused`); ``glyphs_of``:
+        The ways that did not read are [(u, v, patch)] (a corner that reads
+        neither way gives them to :meth:`_fused`); ``glyphs_of``:
         the frame's glyph cache, which keeps those patches' glyphs.
         ``unmirrored``: only the edge assignment that a face-up card's own
         index corner has (its short edge turns into its long edge the way
@@ -1000,7 +1062,7 @@ class VisionPipeline:
         if best is not None and notched:
             _, r, u, v = best
             if not _agrees(r, read_patch(sample_patch(frame, plane, c.point + NOTCH_CHECK * (u + v), u, v), self.refs)):
-                return None
+                return None, []
         for u, v in big:
             # an index larger than the patch: read it from a patch covering ZOOM times as much
             r = read_patch(sample_patch(frame, plane, c.point, ZOOM * u, ZOOM * v), self.refs)
@@ -1009,9 +1071,7 @@ class VisionPipeline:
             again = read_patch(sample_patch(frame, plane, c.point + NOTCH_CHECK * (u + v), ZOOM_CHECK * u, ZOOM_CHECK * v), self.refs)
             if _agrees(r, again):
                 best = (c, zoomed_reading(r, ZOOM), u, v)
-        if best is None and declined is not None:
-            declined += [(c, u, v, patch) for u, v, patch in declined_here]
-        return best
+        return best, declined_here
 
     @staticmethod
     def _holes(mask: np.ndarray):

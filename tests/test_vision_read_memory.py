@@ -1,0 +1,101 @@
+"""Corner readings kept between frames where the table did not change
+(vision.read_memory, VisionPipeline(reuse_static=True)): they save reads and
+never keep a card that is no longer there."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from vision.pipeline import VisionPipeline
+from vision.read_memory import MATCH_PX, ReadMemory, change_map
+from vision.scene import render_scene
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _noisy(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The frame as a camera gives it again: its own sensor noise."""
+    return np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+
+
+def _cards(result) -> Counter:
+    return Counter(s.label for s in result.sightings)
+
+
+def test_a_hand_moving_over_the_table_leaves_the_other_corners_readings_kept() -> None:
+    rng = np.random.default_rng(3)
+    frames = [
+        _noisy(render_scene(1280, 720, 12, seed=1000, mat=True, hands=[(100 + 270 * k, 300 + 80 * np.sin(k / 3), 3)])[0], rng)
+        for k in range(5)
+    ]
+    kept, full = VisionPipeline(), VisionPipeline(reuse_static=False)
+    for frame in frames:
+        assert _cards(kept.process(frame)) == _cards(full.process(frame))
+    memory = kept._memory
+    # the first frame reads every corner; later ones recall those the hand stayed away from
+    # (25 of 103 looks here: the hand jumps a fifth of the frame each time)
+    assert memory.recalled > 15
+    assert full._memory is None
+
+
+def _layout(first: tuple[str, str]) -> list[dict]:
+    cards = [first, ("9", "clubs"), ("K", "diamonds"), ("4", "spades"), ("J", "hearts"), ("7", "clubs")]
+    return [
+        {"cx": 150 + 150 * (i % 3), "cy": 150 + 170 * (i // 3), "angle": 10.0 * i, "kind": "face", "rank": r, "suit": s}
+        for i, (r, s) in enumerate(cards)
+    ]
+
+
+def test_a_card_changed_where_it_lay_is_read_anew() -> None:
+    """Another card put down exactly where one lay (the frames between, with
+    the hand, dropped): its corners' blocks changed, so they are read again;
+    the other cards' are recalled."""
+    rng = np.random.default_rng(4)
+    before = _noisy(render_scene(1280, 720, seed=7, mat=True, occluders=0, layout=_layout(("6", "hearts")))[0], rng)
+    after = _noisy(render_scene(1280, 720, seed=7, mat=True, occluders=0, layout=_layout(("8", "spades")))[0], rng)
+    pipe = VisionPipeline()
+    first = _cards(pipe.process(before))
+    assert first["6H"] == 1 and first["8S"] == 0
+    recalled = pipe._memory.recalled
+    then = _cards(pipe.process(after))
+    assert then == _cards(VisionPipeline().process(after))
+    assert then["8S"] == 1 and then["6H"] == 0
+    assert pipe._memory.recalled > recalled  # the other five cards' corners
+
+
+def test_nothing_is_recalled_without_a_change_map_or_away_from_the_corner() -> None:
+    from vision.read_memory import Look
+
+    look = Look(np.array([100.0, 100.0]), np.eye(2), np.array([1.3, 1.3]), (98.0, 98.0, 160.0, 160.0), (False, False))
+    memory = ReadMemory()
+    memory.begin(None)
+    assert memory.recall(look) is None
+    memory.keep(look, "read")
+    memory.end()
+    still = np.zeros((45, 80), bool)
+    memory.begin(still, (1280, 720))
+    moved = Look(look.point + [MATCH_PX + 0.5, 0], look.dirs, look.scale, look.box, look.kind)
+    turned = Look(look.point, np.array([[0.0, 1.0], [-1.0, 0.0]]) @ np.eye(2), look.scale, look.box, look.kind)
+    assert memory.recall(moved) is None and memory.recall(turned) is None
+    # the same corner with its edges given the other way round: the kept directions map across
+    swapped = Look(look.point, look.dirs[::-1], look.scale[::-1], look.box, look.kind)
+    assert memory.recall(swapped) == ("read", (1, 0))
+    memory.end()
+    # a block under its patches changed: read again
+    changed = still.copy()
+    changed[140 // 16, 150 // 16] = True
+    memory.begin(changed, (1280, 720))
+    assert memory.recall(look) is None
+
+
+def test_change_map_needs_a_last_thumbnail_of_the_same_size() -> None:
+    a = np.zeros((4, 5, 3), np.uint8)
+    b = a.copy()
+    b[1, 2, 0] = 7
+    assert change_map(a, None, 6) is None
+    assert change_map(a, np.zeros((4, 6, 3), np.uint8), 6) is None
+    m = change_map(b, a, 6)
+    assert m.shape == (4, 5) and m.sum() == 1 and m[1, 2]
