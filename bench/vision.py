@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.vision_sweep import sweep_frames  # noqa: E402
 from vision.evaluate import Score, score  # noqa: E402
 from vision.fonts import missing_card_font_packages  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402
@@ -77,19 +78,15 @@ def timings(repeats: int, scenes: int) -> None:
 
 def moving_hand(frames: int, seed: int = 1000, reuse: bool = True) -> list[float]:
     """CPU ms of each frame but the first of a hand sweeping across the
-    still-table scene (1280x720, 12 cards), each frame with its own sensor
-    noise: where play goes on, no frame is the last one again.  ``reuse``:
-    the pipeline's ``reuse_static`` (corners the hand did not come near keep
+    still-table scene (1280x720, 12 cards; bench.vision_sweep's frames):
+    where play goes on, no frame is the last one again.  ``reuse``: the
+    pipeline's ``reuse_static`` (places the hand did not come near keep
     their readings, vision.read_memory), or every frame read in full."""
-    rng = np.random.default_rng(0)
     pipe = VisionPipeline(reuse_static=reuse)
     cpu = []
-    for k in range(frames + 1):
-        tip = (100 + 1080 * k / max(frames, 1), 300 + 80 * np.sin(k / 3))
-        img, _ = render_scene(1280, 720, 12, seed=seed, mat=True, hands=[(*tip, 3)])
-        noisy = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    for k, (frame, _) in enumerate(sweep_frames(seed, frames, n_cards=12, mat=True)):
         c = time.thread_time()
-        pipe.process(noisy)
+        pipe.process(frame)
         if k:
             cpu.append((time.thread_time() - c) * 1000)
     return cpu

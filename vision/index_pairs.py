@@ -759,6 +759,7 @@ def find_index_pairs(
     bg_tiles: np.ndarray | None = None,
     declined: list | None = None,
     glyphs_of=None,
+    read_at=None,
 ) -> list[PairReading]:
     """Corner indices found from their rank/suit ink pairs.
 
@@ -788,7 +789,10 @@ def find_index_pairs(
     (``"cands"``: [(top, v, spot ids, fate)]).  ``declined``: when given,
     gets (patch corner, u, v, patch) of every patch the reader declined
     (vision.near_pip looks beside it for the card's pips); ``glyphs_of``:
-    the pipeline's per-frame glyph cache (see read_patch)."""
+    the pipeline's per-frame glyph cache (see read_patch); ``read_at``: how
+    a patch is read, ``read_at(corner, u, v) -> (reading or None, patch)``
+    (the pipeline's keeps a place's reading from frame to frame where the
+    table did not change); default: sampled and read here."""
     n_own = len(holes[0])  # holes from here on are sealed ones
     if seal:
         extra_stats, extra_cents, mask = sealed_holes(mask, plane, frame, bg_tiles)
@@ -891,8 +895,11 @@ def find_index_pairs(
             blind += 1
         u = np.array([v[1], -v[0]])
         corner = top - PATCH_TOP_MARGIN * v - PATCH_RANK_U * u
-        patch = sample_patch(frame, plane, corner, u, v)
-        r = read_patch(patch, refs, glyphs_of)
+        if read_at is None:
+            patch = sample_patch(frame, plane, corner, u, v)
+            r = read_patch(patch, refs, glyphs_of)
+        else:
+            r, patch = read_at(corner, u, v)
         # a sealed spot's glyphs touch the card's edge or something on it: surer readings only.
         # A 6 or 9 with no card end seen is read too: upside down each is the other, but the
         # readers tell an upside-down patch (session 32, 1080p seeds 0-299: 22 such reads,

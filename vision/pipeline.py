@@ -213,11 +213,12 @@ def _touches_border(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
 CORNER_REACH_MM = ZOOM * g.INDEX_BOX_H + 2 * NOTCH_CHECK
 
 
-def _corner_look(plane: Plane, c: Corner, kind: tuple) -> read_memory.Look:
-    """Corner ``c`` in frame pixels (:class:`vision.read_memory.Look`)."""
-    d1, d2 = c.d1, c.d2
-    # the corner, a millimetre along each edge, and how far its patches reach: one transform
-    pts = plane.to_frame(c.point + np.array([0 * d1, d1, d2, CORNER_REACH_MM * d1, CORNER_REACH_MM * d2, CORNER_REACH_MM * (d1 + d2)])).astype(np.float64)
+def _look(plane: Plane, point: np.ndarray, a: np.ndarray, b: np.ndarray, reach_a: float, reach_b: float, kind: tuple) -> read_memory.Look:
+    """A read at ``point`` along plane vectors ``a`` and ``b`` whose patches
+    cover ``reach_a`` and ``reach_b`` of them, in frame pixels
+    (:class:`vision.read_memory.Look`)."""
+    # the point, a step along each vector, and the far corners of the patches' reach: one transform
+    pts = plane.to_frame(point + np.array([0 * a, a, b, reach_a * a, reach_b * b, reach_a * a + reach_b * b])).astype(np.float64)
     p = pts[0]
     steps = pts[1:3] - p
     scale = np.sqrt((steps * steps).sum(axis=1))
@@ -238,7 +239,8 @@ class VisionPipeline:
     as the last one processed in full (no 16x16 block changed by more than a
     few grey levels: camera noise, not a hand or a moved card), reuse that
     result instead of processing it again; a still table then costs about a
-    millisecond a frame.  ``fusion``: what a card read from several declined
+    millisecond a frame.  In a frame that did change, an index place where
+    no block changed keeps its last outcome (:mod:`vision.read_memory`).  ``fusion``: what a card read from several declined
     index corners together must reach (:mod:`vision.fusion`), None to read
     every corner alone.  ``balance``: take a lamp's colour out of the frame
     first (:mod:`vision.white_balance`), looked at every ``mat_every``
@@ -576,7 +578,12 @@ class VisionPipeline:
         known = _finder_known(found)
         pair_declined: list = []
         corner_points = [c.point for c in all_corners]
-        for p in find_index_pairs(frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined, glyphs_of=glyphs_of):
+        def pair_read(corner, u, v):
+            return self._read_at(frame, plane, corner, u, v, "pair", glyphs_of)
+
+        for p in find_index_pairs(
+            frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined, glyphs_of=glyphs_of, read_at=pair_read
+        ):
             r = p.reading
             if read_pips and r.rank in NUMBER_RANKS:
                 # the layout beside its index, as a corner's reading (its paper from the mask);
@@ -999,7 +1006,7 @@ class VisionPipeline:
         if memory is None:
             best, declined_here = self._read_corner_anew(frame, plane, c, notched, glyphs_of, unmirrored)
         else:
-            look = _corner_look(plane, c, (notched, unmirrored))
+            look = _look(plane, c.point, c.d1, c.d2, CORNER_REACH_MM, CORNER_REACH_MM, ("corner", notched, unmirrored))
             dirs = (c.d1, c.d2)
             hit = memory.recall(look)
             if hit is not None:
@@ -1014,6 +1021,25 @@ class VisionPipeline:
         if best is None and declined is not None:
             declined += [(c, u, v, patch) for u, v, patch in declined_here]
         return best
+
+    def _read_at(self, frame, plane: Plane, point: np.ndarray, u: np.ndarray, v: np.ndarray, kind: str, glyphs_of=None) -> tuple[IndexReading | None, np.ndarray]:
+        """read_patch of the patch at ``point`` along ``u``, ``v``, and the
+        patch; or what the same patch read to in the last frame processed,
+        where the table did not change under it (:mod:`vision.read_memory`;
+        ``kind`` says which step asks, as a place read one way by one step
+        may be read another way by another)."""
+        memory = self._memory
+        look = None
+        if memory is not None:
+            look = _look(plane, point, u, v, g.INDEX_BOX_W, g.INDEX_BOX_H, (kind,))
+            hit = memory.recall(look)
+            if hit is not None and hit[1] == (0, 1):
+                return hit[0]
+        patch = sample_patch(frame, plane, point, u, v)
+        r = read_patch(patch, self.refs, glyphs_of)
+        if look is not None:
+            memory.keep(look, (r, patch))
+        return r, patch
 
     def _read_corner_anew(
         self, frame, plane: Plane, c: Corner, notched: bool = False, glyphs_of=None, unmirrored: bool = False
@@ -1141,7 +1167,7 @@ class VisionPipeline:
             if min(np.linalg.norm(opp - k) for k in known) < 8:
                 continue
             known.append(opp)
-            r = read_patch(sample_patch(frame, plane, opp, -u, -v), self.refs)
+            r, _ = self._read_at(frame, plane, opp, -u, -v, "opposite")
             if r is not None and (r.rank, r.suit) == (reading.rank, reading.suit):
                 out.append(_Found("card", card_outline(point, u, v), [opp - 5 * u - 8 * v], r.confidence, r.rank, r.suit))
         tried = 0
@@ -1183,7 +1209,7 @@ class VisionPipeline:
                 if np.min(np.hypot(*(np.asarray(known) - corner).T)) < 8:
                     continue
                 tried += 1
-                r = read_patch(sample_patch(frame, plane, corner, u, v), self.refs)
+                r, _ = self._read_at(frame, plane, corner, u, v, "sibling")
                 known.append(corner)
                 if r is None or r.confidence < 0.6:
                     continue
@@ -1193,7 +1219,7 @@ class VisionPipeline:
                     continue
                 # placed from an ink spot, not a paper corner: unless sure, read again placed a
                 # little differently, and the two must agree (as a notched corner's)
-                if r.confidence < SIBLING_SURE and not _agrees(r, read_patch(sample_patch(frame, plane, corner + NOTCH_CHECK * (u + v), u, v), self.refs)):
+                if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v, "sibling")[0]):
                     continue
                 out.append(_Found("card", card_outline(corner, u, v), [index_anchor(corner, u, v)], r.confidence * 0.95, r.rank, r.suit))
         return out
