@@ -156,6 +156,17 @@ class _GlyphCache:
             hit = self._seen[id(patch)] = (patch, cut_glyphs(patch))
         return hit[1]
 
+    def known(self, patch: np.ndarray) -> tuple[Glyphs | None, bool] | None:
+        """:meth:`cut`'s answer if ``patch`` was cut already, else None."""
+        hit = self._seen.get(id(patch))
+        return hit[1] if hit is not None and hit[0] is patch else None
+
+    def prime(self, patch: np.ndarray, cut: tuple[Glyphs | None, bool] | None) -> None:
+        """Take ``cut`` as :meth:`cut`'s answer for ``patch`` (a patch of an
+        earlier frame, whose outcome is kept: vision.read_memory)."""
+        if cut is not None:
+            self._seen[id(patch)] = (patch, cut)
+
 
 @dataclass
 class _Found:
@@ -1012,12 +1023,16 @@ class VisionPipeline:
             if hit is not None:
                 (kept_best, kept_declined), ways = hit
                 best = None if kept_best is None else (c, kept_best[0], dirs[ways[kept_best[1]]], dirs[1 - ways[kept_best[1]]])
-                declined_here = [(dirs[ways[k]], dirs[1 - ways[k]], patch) for k, patch in kept_declined]
+                declined_here = [(dirs[ways[k]], dirs[1 - ways[k]], patch) for k, patch, _ in kept_declined]
+                if glyphs_of is not None:  # their glyphs, for the stages that look at declined patches
+                    for _, patch, cut in kept_declined:
+                        glyphs_of.prime(patch, cut)
             else:
                 best, declined_here = self._read_corner_anew(frame, plane, c, notched, glyphs_of, unmirrored)
                 # directions kept as which edge they run along: 0 for d1, 1 for d2
                 kept_best = None if best is None else (best[1], 0 if best[2] is c.d1 else 1)
-                memory.keep(look, (kept_best, [(0 if u is c.d1 else 1, patch) for u, _, patch in declined_here]))
+                known = glyphs_of.known if glyphs_of is not None else lambda _: None
+                memory.keep(look, (kept_best, [(0 if u is c.d1 else 1, patch, known(patch)) for u, _, patch in declined_here]))
         if best is None and declined is not None:
             declined += [(c, u, v, patch) for u, v, patch in declined_here]
         return best
@@ -1034,11 +1049,14 @@ class VisionPipeline:
             look = _look(plane, point, u, v, g.INDEX_BOX_W, g.INDEX_BOX_H, (kind,))
             hit = memory.recall(look)
             if hit is not None and hit[1] == (0, 1):
-                return hit[0]
+                r, patch, cut = hit[0]
+                if glyphs_of is not None:
+                    glyphs_of.prime(patch, cut)
+                return r, patch
         patch = sample_patch(frame, plane, point, u, v)
         r = read_patch(patch, self.refs, glyphs_of)
         if look is not None:
-            memory.keep(look, (r, patch))
+            memory.keep(look, (r, patch, glyphs_of.known(patch) if glyphs_of is not None else None))
         return r, patch
 
     def _read_corner_anew(
