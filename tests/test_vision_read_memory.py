@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.pipeline import VisionPipeline
-from vision.read_memory import MATCH_PX, ReadMemory, change_map
+from vision.read_memory import MATCH_PX, MAX_AGE, Look, ReadMemory
 from vision.scene import render_scene
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -66,36 +66,56 @@ def test_a_card_changed_where_it_lay_is_read_anew() -> None:
     assert pipe._memory.recalled > recalled  # the other five cards' corners
 
 
-def test_nothing_is_recalled_without_a_change_map_or_away_from_the_corner() -> None:
-    from vision.read_memory import Look
+def _thumb(level: int = 100) -> np.ndarray:
+    """A 1280x720 frame's thumbnail (one pixel a 16x16 block's mean)."""
+    return np.full((45, 80, 3), level, np.uint8)
 
-    look = Look(np.array([100.0, 100.0]), np.eye(2), np.array([1.3, 1.3]), (98.0, 98.0, 160.0, 160.0), (False, False))
-    memory = ReadMemory()
-    memory.begin(None)
-    assert memory.recall(look) is None
+
+def test_a_place_is_recalled_only_as_it_was_read() -> None:
+    look = Look(np.array([100.0, 100.0]), np.eye(2), np.array([1.3, 1.3]), (98.0, 98.0, 160.0, 160.0), ("corner",))
+    memory = ReadMemory(levels=6)
+    memory.begin(_thumb(), (1280, 720))
     memory.keep(look, "read")
+    assert memory.recall(look) is None  # not in the frame it was read in
     memory.end()
-    still = np.zeros((45, 80), bool)
-    memory.begin(still, (1280, 720))
+    memory.begin(_thumb(104), (1280, 720))  # camera noise
     moved = Look(look.point + [MATCH_PX + 0.5, 0], look.dirs, look.scale, look.box, look.kind)
-    turned = Look(look.point, np.array([[0.0, 1.0], [-1.0, 0.0]]) @ np.eye(2), look.scale, look.box, look.kind)
-    assert memory.recall(moved) is None and memory.recall(turned) is None
+    turned = Look(look.point, np.array([[0.0, 1.0], [-1.0, 0.0]]), look.scale, look.box, look.kind)
+    larger = Look(look.point, look.dirs, look.scale * 1.05, look.box, look.kind)
+    other = Look(look.point, look.dirs, look.scale, look.box, ("patch",))
+    assert all(memory.recall(x) is None for x in (moved, turned, larger, other))
     # the same corner with its edges given the other way round: the kept directions map across
     swapped = Look(look.point, look.dirs[::-1], look.scale[::-1], look.box, look.kind)
     assert memory.recall(swapped) == ("read", (1, 0))
     memory.end()
     # a block under its patches changed: read again
-    changed = still.copy()
-    changed[140 // 16, 150 // 16] = True
+    changed = _thumb()
+    changed[140 // 16, 150 // 16] = 130
     memory.begin(changed, (1280, 720))
+    assert memory.recall(look) is None
+    memory.end()
+    # drift is measured from the frame it was read in, not the last one
+    memory.begin(_thumb(105), (1280, 720))
+    assert memory.recall(look) is not None
+    memory.end()
+    memory.begin(_thumb(110), (1280, 720))
+    assert memory.recall(look) is None
+    memory.end()
+    # no thumbnail (another lamp cast) forgets all
+    memory.begin(None)
+    memory.end()
+    memory.begin(_thumb(), (1280, 720))
     assert memory.recall(look) is None
 
 
-def test_change_map_needs_a_last_thumbnail_of_the_same_size() -> None:
-    a = np.zeros((4, 5, 3), np.uint8)
-    b = a.copy()
-    b[1, 2, 0] = 7
-    assert change_map(a, None, 6) is None
-    assert change_map(a, np.zeros((4, 6, 3), np.uint8), 6) is None
-    m = change_map(b, a, 6)
-    assert m.shape == (4, 5) and m.sum() == 1 and m[1, 2]
+def test_an_outcome_nobody_asks_for_is_dropped() -> None:
+    look = Look(np.array([300.0, 200.0]), np.eye(2), np.array([1.3, 1.3]), (298.0, 198.0, 360.0, 260.0), ("patch",))
+    memory = ReadMemory()
+    memory.begin(_thumb(), (1280, 720))
+    memory.keep(look, "kept")
+    memory.end()
+    for _ in range(MAX_AGE):
+        memory.begin(_thumb(), (1280, 720))
+        memory.end()
+    memory.begin(_thumb(), (1280, 720))
+    assert memory.recall(look) is None

@@ -63,7 +63,7 @@ from .index_pairs import PATCH_RANK_U, PATCH_TOP_MARGIN, find_index_pairs, read_
 from .index_pairs import card_corner as pair_card_corner
 from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
-from .read_memory import ReadMemory, change_map
+from .read_memory import ReadMemory
 from .results import FrameResult, Sighting
 from .ringed_backs import find_ringed_backs
 from .unread import UnreadLook, anchor, glyph_centre, index_anchor, inside_any, pair_looks, suit_shaped, unread_cards
@@ -251,9 +251,10 @@ class VisionPipeline:
     few grey levels: camera noise, not a hand or a moved card), reuse that
     result instead of processing it again; a still table then costs about a
     millisecond a frame.  In a frame that did change, an index place where
-    no block changed keeps its last outcome (:mod:`vision.read_memory`).  ``fusion``: what a card read from several declined
-    index corners together must reach (:mod:`vision.fusion`), None to read
-    every corner alone.  ``balance``: take a lamp's colour out of the frame
+    no block changed keeps its last outcome (:mod:`vision.read_memory`).
+    ``fusion``: what a card read from several declined index corners
+    together must reach (:mod:`vision.fusion`), None to read every corner
+    alone.  ``balance``: take a lamp's colour out of the frame
     first (:mod:`vision.white_balance`), looked at every ``mat_every``
     frames.  ``blas_threads``: numpy's BLAS threads while a frame is
     processed (None: as they are; see :meth:`process`).  ``edge_corners``:
@@ -283,7 +284,7 @@ class VisionPipeline:
         self.reuse_static = reuse_static
         self._last: tuple[np.ndarray, FrameResult] | None = None  # thumbnail and result of the last frame processed in full
         # corner outcomes kept from the last frame processed, where the table did not change
-        self._memory = ReadMemory() if reuse_static else None
+        self._memory = ReadMemory(STATIC_LEVELS) if reuse_static else None
         self._memory_cast: Balance | None = None  # the lamp cast the kept outcomes were read under
         self.refs = builtin_references() if references is None else builtin_references().extend(references)
         self.full_marker_scan = full_marker_scan
@@ -440,8 +441,8 @@ class VisionPipeline:
             if self._cast is not None:
                 frame = self._cast.apply(frame)
         if self._memory is not None:
-            last = self._last[0] if self._last is not None and self._memory_cast is self._cast else None
-            self._memory.begin(change_map(thumb, last, STATIC_LEVELS), (w, h))
+            # outcomes read under another lamp cast are forgotten
+            self._memory.begin(thumb if self._memory_cast is self._cast else None, (w, h))
             self._memory_cast = self._cast
         try:
             result = self._process_in_full(frame, h, w)
@@ -589,8 +590,9 @@ class VisionPipeline:
         known = _finder_known(found)
         pair_declined: list = []
         corner_points = [c.point for c in all_corners]
+
         def pair_read(corner, u, v):
-            return self._read_at(frame, plane, corner, u, v, "pair", glyphs_of)
+            return self._read_at(frame, plane, corner, u, v, glyphs_of)
 
         for p in find_index_pairs(
             frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined, glyphs_of=glyphs_of, read_at=pair_read
@@ -1037,16 +1039,15 @@ class VisionPipeline:
             declined += [(c, u, v, patch) for u, v, patch in declined_here]
         return best
 
-    def _read_at(self, frame, plane: Plane, point: np.ndarray, u: np.ndarray, v: np.ndarray, kind: str, glyphs_of=None) -> tuple[IndexReading | None, np.ndarray]:
+    def _read_at(self, frame, plane: Plane, point: np.ndarray, u: np.ndarray, v: np.ndarray, glyphs_of=None) -> tuple[IndexReading | None, np.ndarray]:
         """read_patch of the patch at ``point`` along ``u``, ``v``, and the
-        patch; or what the same patch read to in the last frame processed,
-        where the table did not change under it (:mod:`vision.read_memory`;
-        ``kind`` says which step asks, as a place read one way by one step
-        may be read another way by another)."""
+        patch; or what the same patch read to in an earlier frame, where the
+        table did not change under it since (:mod:`vision.read_memory`).
+        Whichever step places it, a patch is read the same way."""
         memory = self._memory
         look = None
         if memory is not None:
-            look = _look(plane, point, u, v, g.INDEX_BOX_W, g.INDEX_BOX_H, (kind,))
+            look = _look(plane, point, u, v, g.INDEX_BOX_W, g.INDEX_BOX_H, ("patch",))
             hit = memory.recall(look)
             if hit is not None and hit[1] == (0, 1):
                 r, patch, cut = hit[0]
@@ -1185,7 +1186,7 @@ class VisionPipeline:
             if min(np.linalg.norm(opp - k) for k in known) < 8:
                 continue
             known.append(opp)
-            r, _ = self._read_at(frame, plane, opp, -u, -v, "opposite")
+            r, _ = self._read_at(frame, plane, opp, -u, -v)
             if r is not None and (r.rank, r.suit) == (reading.rank, reading.suit):
                 out.append(_Found("card", card_outline(point, u, v), [opp - 5 * u - 8 * v], r.confidence, r.rank, r.suit))
         tried = 0
@@ -1227,7 +1228,7 @@ class VisionPipeline:
                 if np.min(np.hypot(*(np.asarray(known) - corner).T)) < 8:
                     continue
                 tried += 1
-                r, _ = self._read_at(frame, plane, corner, u, v, "sibling")
+                r, _ = self._read_at(frame, plane, corner, u, v)
                 known.append(corner)
                 if r is None or r.confidence < 0.6:
                     continue
@@ -1237,7 +1238,7 @@ class VisionPipeline:
                     continue
                 # placed from an ink spot, not a paper corner: unless sure, read again placed a
                 # little differently, and the two must agree (as a notched corner's)
-                if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v, "sibling")[0]):
+                if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v)[0]):
                     continue
                 out.append(_Found("card", card_outline(corner, u, v), [index_anchor(corner, u, v)], r.confidence * 0.95, r.rank, r.suit))
         return out
