@@ -557,7 +557,7 @@ class VisionPipeline:
                 # a number card's reading its uncovered face's pips contradict (vision.pip_check;
                 # 300 scenes: one misread of 41 dropped, that card then read right), or the
                 # layout beside its index (vision.near_pip.contradicts_rank)
-                wrong = [x for x in readings if self._pips_contradict(frame, plane, blob, *x, others=read_cards, corners=edges)]
+                wrong = [x for x in readings if self._pips_contradict_kept(frame, plane, blob, *x, others=read_cards, corners=edges)]
                 refuted += [(index_anchor(c.point, u, v), r.rank, r.suit) for c, r, u, v in wrong]
                 declined += [(c, u, v, sample_patch(frame, plane, c.point, u, v)) for c, _, u, v in wrong]
                 per_blob[k] = (bi, blob, [x for x in readings if not any(x is y for y in wrong)], notched)
@@ -928,6 +928,23 @@ class VisionPipeline:
             out.append(_Found("card", card_outline(point, u, v), [index_anchor(point, u, v)], conf, rank, suit))
             taken_at = np.vstack([taken_at, card_centre(point, u, v)])
         return out
+
+    def _pips_contradict_kept(self, frame, plane: Plane, blob, c: Corner, reading: IndexReading, u: np.ndarray, v: np.ndarray, others=(), corners=()) -> bool:
+        """:meth:`_pips_contradict`, or its answer for the same reading at the
+        same corner in an earlier frame while no block under the card
+        changed since (:mod:`vision.read_memory`) and as many cards read lie
+        on it, and a corner shows on its face or not, as then."""
+        memory = self._memory
+        if memory is None or reading.rank not in NUMBER_RANKS:
+            return self._pips_contradict(frame, plane, blob, c, reading, u, v, others, corners)
+        over, edged = _cards_on(c.point, u, v, others, corners)
+        look = _look(plane, c.point, u, v, g.CARD_W, g.CARD_H, ("pips", reading.rank, reading.suit, len(over), edged))
+        hit = memory.recall(look)
+        if hit is not None and hit[1] == (0, 1):
+            return hit[0]
+        wrong = self._pips_contradict(frame, plane, blob, c, reading, u, v, others, corners)
+        memory.keep(look, wrong)
+        return wrong
 
     @staticmethod
     def _pips_contradict(
