@@ -35,6 +35,9 @@ come back the other way round: its outcome's directions are given back as
 this frame's edges that run the same ways, and this frame's corner places
 the card.
 
+The pipeline keeps a number card's check against its pips the same way
+(its box the whole card, its kind the reading and what lies on the card).
+
 Pure bookkeeping: the pipeline reads; this says when it need not."""
 
 from __future__ import annotations
