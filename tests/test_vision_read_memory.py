@@ -103,8 +103,17 @@ def test_a_place_is_recalled_only_as_it_was_read() -> None:
     memory.begin(_thumb(110), (1280, 720))
     assert memory.recall(look) is None
     memory.end()
-    # no thumbnail (another lamp cast) forgets all
+    # another lamp cast forgets all, and what this frame reads is kept
+    memory.begin(_thumb(), (1280, 720), forget=True)
+    assert memory.recall(look) is None
+    memory.keep(look, "again")
+    memory.end()
+    memory.begin(_thumb(), (1280, 720))
+    assert memory.recall(look) == ("again", (0, 1))
+    memory.end()
+    # no thumbnail: nothing kept, nothing recalled
     memory.begin(None)
+    memory.keep(look, "lost")
     memory.end()
     memory.begin(_thumb(), (1280, 720))
     assert memory.recall(look) is None
@@ -121,3 +130,13 @@ def test_an_outcome_nobody_asks_for_is_dropped() -> None:
         memory.end()
     memory.begin(_thumb(), (1280, 720))
     assert memory.recall(look) is None
+
+
+def test_a_lamp_cast_looked_at_again_keeps_the_outcomes_when_its_gains_hardly_moved() -> None:
+    from vision.pipeline import _same_cast
+    from vision.white_balance import Balance
+
+    warm = Balance((1.3, 1.1, 1.0))
+    assert _same_cast(warm, Balance((1.305, 1.1, 1.0)))
+    assert not _same_cast(warm, Balance((1.35, 1.1, 1.0)))
+    assert _same_cast(None, None) and not _same_cast(None, warm) and not _same_cast(warm, None)

@@ -224,6 +224,17 @@ def _touches_border(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
 CORNER_REACH_MM = ZOOM * g.INDEX_BOX_H + 2 * NOTCH_CHECK
 
 
+#: lamp casts whose gains differ by at most this share read alike (about 2 grey levels on paper)
+SAME_CAST = 0.01
+
+
+def _same_cast(a: Balance | None, b: Balance | None) -> bool:
+    """Whether outcomes read under cast ``a`` hold under ``b``."""
+    if a is None or b is None:
+        return a is b
+    return all(abs(x - y) <= SAME_CAST * max(abs(y), 1e-9) for x, y in zip(a.gains, b.gains, strict=True))
+
+
 def _look(plane: Plane, point: np.ndarray, a: np.ndarray, b: np.ndarray, reach_a: float, reach_b: float, kind: tuple) -> read_memory.Look:
     """A read at ``point`` along plane vectors ``a`` and ``b`` whose patches
     cover ``reach_a`` and ``reach_b`` of them, in frame pixels
@@ -441,9 +452,12 @@ class VisionPipeline:
             if self._cast is not None:
                 frame = self._cast.apply(frame)
         if self._memory is not None:
-            # outcomes read under another lamp cast are forgotten
-            self._memory.begin(thumb if self._memory_cast is self._cast else None, (w, h))
-            self._memory_cast = self._cast
+            # outcomes read under another lamp cast are forgotten (the cast is looked at
+            # again every mat_every frames; the same lamp gives gains a little apart)
+            same = _same_cast(self._memory_cast, self._cast)
+            self._memory.begin(thumb, (w, h), forget=not same)
+            if not same:
+                self._memory_cast = self._cast
         try:
             result = self._process_in_full(frame, h, w)
         finally:

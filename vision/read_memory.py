@@ -99,12 +99,13 @@ class ReadMemory:
         self.recalled = 0
         self.read = 0
 
-    def begin(self, thumb: np.ndarray | None, frame_size: tuple[int, int] = (0, 0)) -> None:
+    def begin(self, thumb: np.ndarray | None, frame_size: tuple[int, int] = (0, 0), forget: bool = False) -> None:
         """A new frame of ``frame_size`` (w, h) and its ``thumb`` (each pixel
-        a block's mean); None, or a thumbnail of another size than the kept
-        outcomes', forgets them (another camera size, another lamp cast)."""
+        a block's mean; None: nothing is kept or recalled).  ``forget``, no
+        thumbnail, or one of another size than the kept outcomes' forgets
+        them (another lamp cast, another camera size)."""
         self._frame += 1
-        if thumb is None or (self._thumb is not None and self._thumb.shape != thumb.shape):
+        if forget or thumb is None or (self._thumb is not None and self._thumb.shape != thumb.shape):
             self._kept = []
         self._thumb = None if thumb is None else thumb.astype(np.int16)
         if thumb is not None:
