@@ -294,7 +294,7 @@ class VisionPipeline:
         self.fusion = fusion
         self.reuse_static = reuse_static
         self._last: tuple[np.ndarray, FrameResult] | None = None  # thumbnail and result of the last frame processed in full
-        # corner outcomes kept from the last frame processed, where the table did not change
+        # outcomes of index places (and pip checks) read in earlier frames, kept while the table under them does not change
         self._memory = ReadMemory(STATIC_LEVELS) if reuse_static else None
         self._memory_cast: Balance | None = None  # the lamp cast the kept outcomes were read under
         self.refs = builtin_references() if references is None else builtin_references().extend(references)
@@ -1043,8 +1043,8 @@ class VisionPipeline:
     def _read_corner(
         self, frame, plane: Plane, c: Corner, notched: bool = False, declined: list | None = None, glyphs_of=None, unmirrored: bool = False
     ) -> tuple[Corner, IndexReading, np.ndarray, np.ndarray] | None:
-        """:meth:`_read_corner_anew`, or what the same corner read to in the
-        last frame processed where the table did not change round it
+        """:meth:`_read_corner_anew`, or what the same corner read to in an
+        earlier frame, where the table did not change round it since
         (:mod:`vision.read_memory`; ``reuse_static``)."""
         memory = self._memory
         if memory is None:
