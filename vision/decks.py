@@ -365,3 +365,30 @@ def single_card_photo(art: np.ndarray, seed: int = 0, px_per_mm: float = 5.0, si
     img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.0)))
     img = np.clip(img, 0, 255).astype(np.uint8)
     return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 95))])[1], cv2.IMREAD_COLOR)
+
+
+def suit_layout_photo(faces, suit: str, seed: int = 0, size: tuple[int, int] = (4000, 3000), ranks: tuple[str, ...] = RANKS):
+    """A photo of one suit's 13 cards laid out for ``companion vision teach``
+    (a file named after the suit): two rows, A to 7 over 8 to K, a finger's
+    width (about 10 mm) apart, each a little off its place and turned, on a
+    random table with a camera tilted as the scene generator's is.  ``faces``:
+    a deck (``faces(rank, suit)``), or None for a generated deck style;
+    ``ranks``: the cards in their places (a layout out of order, or short).
+    Returns (BGR image, vision.scene's truth)."""
+    from .scene import render_scene
+
+    rng = np.random.default_rng(seed)
+    layout = []
+    for i, rank in enumerate(ranks):
+        row, col = divmod(i, 7)
+        layout.append(
+            {
+                "cx": g.MAT_W / 2 + (col - 3) * (g.CARD_W + 11) + (g.CARD_W + 11) / 2 * row + float(rng.uniform(-2, 2)),
+                "cy": g.MAT_H / 2 + (row - 0.5) * (g.CARD_H + 14) + float(rng.uniform(-2, 2)),
+                "angle": float(rng.uniform(-4, 4)),
+                "kind": "face",
+                "rank": rank,
+                "suit": suit,
+            }
+        )
+    return render_scene(size[0], size[1], len(layout), seed=seed, mat=False, faces=faces, layout=layout, occluders=0)

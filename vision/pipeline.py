@@ -418,6 +418,74 @@ class VisionPipeline:
                     out.append((blob.area, sample_patch(frame, plane, c.point, u, v)))
         return out
 
+    def card_corner_patches(self, frame: np.ndarray) -> list[tuple[np.ndarray, float, list[np.ndarray]]]:
+        """:meth:`corner_patches` card by card, for teaching from a photo of
+        cards laid apart: [(the card's middle and its paper's area in plane
+        mm, mm^2, and its corner patches)], largest paper first (without a
+        mat, plane mm are the frame's pixels scaled, rows still rows).
+
+        A court card's picture splits its paper into a frame round it, or
+        into pieces.  A paper region of a third of a card, or whose box is a
+        card's (a frame), starts a card unless its middle lies within half a
+        card's length of one started already (cards laid a finger apart lie
+        a card's width apart), and smaller ones join the nearest card within
+        that reach; pieces near no card make one card together when their
+        paper spans a card's box."""
+        _, _, _, _, _, bg, mask, plane, _ = self._prepare(frame)
+        # the paper not cut along edges: cards laid apart touch nothing, and the
+        # frame line round a court card's picture would cut its border apart
+        blobs = find_blobs(mask, plane, min_area_mm2=0.02 * CARD_AREA)
+        table_share = table_share_fn(frame, plane, bg)
+        reach = 0.55 * g.CARD_H
+
+        def patches_of(bi: int) -> list[np.ndarray]:
+            # each corner both ways, then both ways zoomed out (an index larger than the patch)
+            corners = find_corners(bi, blobs[bi], plane.metric)
+            corners += find_notched_corners(bi, blobs[bi], plane.metric, corners, table_share)
+            return [sample_patch(frame, plane, c.point, k * u, k * v) for k in (1.0, ZOOM) for c in corners for u, v in ((c.d1, c.d2), (c.d2, c.d1))]
+
+        def nearest(cards, centre) -> int | None:
+            d = [float(np.hypot(*(c[0] - centre))) for c in cards]
+            return int(np.argmin(d)) if d and min(d) < reach else None
+
+        cards: list[tuple[np.ndarray, float, list[int]]] = []
+        pieces: list[int] = []
+        for bi in sorted(range(len(blobs)), key=lambda k: -blobs[k].area):
+            blob = blobs[bi]
+            centre = np.float64(blob.rect[0])
+            k = nearest(cards, centre)
+            if k is not None:
+                cards[k] = (cards[k][0], cards[k][1] + blob.area, cards[k][2] + [bi])
+            elif blob.area >= CARD_AREA / 3 or _card_box(blob.rect[1]):
+                cards.append((centre, blob.area, [bi]))
+            else:
+                pieces.append(bi)
+        # pieces near no card (a court card's, or a card's halves either side of a
+        # glare): a piece joins the first group whose box, with it, could still be
+        # one card's (two cards a finger apart span more than that)
+        groups: list[list[int]] = []
+
+        def box_of(members: list[int]):
+            return cv2.minAreaRect(np.vstack([blobs[bi].contour_plane for bi in members]).astype(np.float32))
+
+        for bi in pieces:
+            k = nearest(cards, np.float64(blobs[bi].rect[0]))
+            if k is not None:  # near a card started after this piece was passed over
+                cards[k] = (cards[k][0], cards[k][1] + blobs[bi].area, cards[k][2] + [bi])
+                continue
+            for members in groups:
+                a, b = sorted(box_of(members + [bi])[1])
+                if a <= 1.4 * g.CARD_W and b <= 1.4 * g.CARD_H:
+                    members.append(bi)
+                    break
+            else:
+                groups.append([bi])
+        for members in groups:
+            box = box_of(members)
+            if _card_box(box[1]):
+                cards.append((np.float64(box[0]), sum(blobs[bi].area for bi in members), members))
+        return [(c, a, [p for bi in members for p in patches_of(bi)]) for c, a, members in cards]
+
     def process(self, frame: np.ndarray) -> FrameResult:
         """Everything seen in ``frame`` (BGR uint8).  A frame that is not a
         colour image of at least ``MIN_FRAME_SIDE`` pixels a side raises
@@ -1481,6 +1549,15 @@ class _FrameBase(NamedTuple):
 def guessed_scale(frame_shape, work_f: float) -> float:
     """Work px per pseudo-mm when nothing says: the frame's longer side spans :data:`GUESSED_SPAN_MM`."""
     return max(frame_shape[:2]) * work_f / GUESSED_SPAN_MM
+
+
+def _card_box(size) -> bool:
+    """Whether a box's sides (mm, either way round) may be a card's in a photo
+    without a mat: its shape 0.55-1 (a card's is 0.72; the pseudo-mm of a
+    camera tilted 35 degrees squash a card's length to about its width) and
+    its size within 40 % (near cards that much larger than far ones)."""
+    a, b = sorted(float(x) for x in size)
+    return 0.55 <= a / max(b, 1e-6) and 0.6 * g.CARD_H <= b <= 1.4 * g.CARD_H
 
 
 def _cards_read(result: FrameResult) -> int:

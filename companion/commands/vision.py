@@ -30,7 +30,10 @@ def register(sub) -> None:
 
     t = vs.add_parser(
         "teach",
-        help="learn a deck's corner indices (--deck, files named QH.jpg ...) or one commercial card of a game (--game --name --type PHOTO)",
+        help=(
+            "learn a deck's corner indices (--deck: photos of one card named QH.jpg ..., or of one suit's 13 cards"
+            " laid apart A to K in rows named spades.jpg ...) or one commercial card of a game (--game --name --type PHOTO)"
+        ),
     )
     who = t.add_mutually_exclusive_group(required=True)
     who.add_argument("--deck", help="name for this deck of standard cards")
