@@ -426,17 +426,17 @@ class VisionPipeline:
 
         A court card's picture splits its paper into a frame round it, or
         into pieces.  A paper region of a third of a card, or whose box is a
-        card's (a frame), starts a card unless its middle lies within half a
-        card's length of one started already (cards laid a finger apart lie
-        a card's width apart), and smaller ones join the nearest card within
-        that reach; pieces near no card make one card together when their
-        paper spans a card's box."""
+        card's (a frame), starts a card unless its middle lies in the box of
+        one started already, and smaller ones join the card whose box holds
+        them (a box, not a distance: without a mat a tilted photo's near
+        cards are half as large again as its far ones); pieces in no card's
+        box make one card together when their paper spans a card's box (a
+        glare may cut a card's paper in two)."""
         _, _, _, _, _, bg, mask, plane, _ = self._prepare(frame)
         # the paper not cut along edges: cards laid apart touch nothing, and the
         # frame line round a court card's picture would cut its border apart
         blobs = find_blobs(mask, plane, min_area_mm2=0.02 * CARD_AREA)
         table_share = table_share_fn(frame, plane, bg)
-        reach = 0.55 * g.CARD_H
 
         def patches_of(bi: int) -> list[np.ndarray]:
             # each corner both ways, then both ways zoomed out (an index larger than the patch)
@@ -444,9 +444,12 @@ class VisionPipeline:
             corners += find_notched_corners(bi, blobs[bi], plane.metric, corners, table_share)
             return [sample_patch(frame, plane, c.point, k * u, k * v) for k in (1.0, ZOOM) for c in corners for u, v in ((c.d1, c.d2), (c.d2, c.d1))]
 
+        boxes: list[np.ndarray] = []  # each card's first region's box, a tenth larger
+
         def nearest(cards, centre) -> int | None:
-            d = [float(np.hypot(*(c[0] - centre))) for c in cards]
-            return int(np.argmin(d)) if d and min(d) < reach else None
+            """The card whose box holds ``centre`` (the nearest of several)."""
+            d = [float(np.hypot(*(c[0] - centre))) if inside(centre, box) else np.inf for c, box in zip(cards, boxes, strict=True)]
+            return int(np.argmin(d)) if d and min(d) < np.inf else None
 
         cards: list[tuple[np.ndarray, float, list[int]]] = []
         pieces: list[int] = []
@@ -458,6 +461,8 @@ class VisionPipeline:
                 cards[k] = (cards[k][0], cards[k][1] + blob.area, cards[k][2] + [bi])
             elif blob.area >= CARD_AREA / 3 or _card_box(blob.rect[1]):
                 cards.append((centre, blob.area, [bi]))
+                (cx, cy), (w, h), angle = blob.rect
+                boxes.append(cv2.boxPoints(((cx, cy), (1.1 * w, 1.1 * h), angle)))
             else:
                 pieces.append(bi)
         # pieces near no card (a court card's, or a card's halves either side of a
@@ -484,6 +489,7 @@ class VisionPipeline:
             box = box_of(members)
             if _card_box(box[1]):
                 cards.append((np.float64(box[0]), sum(blobs[bi].area for bi in members), members))
+                boxes.append(cv2.boxPoints(box))
         return [(c, a, [p for bi in members for p in patches_of(bi)]) for c, a, members in cards]
 
     def process(self, frame: np.ndarray) -> FrameResult:
