@@ -741,7 +741,7 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
         return None, None
     ev = evidence(gl, refs, whole=whole)
     r = decide(ev, t)
-    if r is not None and refs.taught and _taught_shape_disagrees(refs, gl, r.rank):
+    if r is not None and refs.taught and taught_shape_disagrees(refs, gl, r.rank):
         return None, ev
     if r is not None or not use_whole:
         return r, ev
@@ -921,7 +921,7 @@ def evidence(gl: Glyphs, refs: References, full: bool = False, whole=None) -> Ev
     return Evidence(gl, pr, ps, t_rank, rs, t_suit, ss, split, complete=True, whole=whole)
 
 
-def _taught_shape_disagrees(refs: References, gl: Glyphs, rank: str) -> bool:
+def taught_shape_disagrees(refs: References, gl: Glyphs, rank: str) -> bool:
     """Whether, with a taught deck, another rank's templates fit the rank
     glyph's shape better than ``rank``'s.  The networks know no court letter
     but J, Q, K (a German B is an 8 to them, at 0.98), and where the taught

@@ -53,6 +53,7 @@ from .corner_index import (
     evidence,
     extract_glyphs,
     read_patch,
+    taught_shape_disagrees,
     whole_probs,
 )
 from .edge_corners import MAX_RANK_TOP_MM, NOTCHED_MIN_PX_PER_MM, find_edge_corners, light_neutral_table
@@ -862,8 +863,8 @@ class VisionPipeline:
         out = []
         for bi, looks, evs in self._fusion_groups(frame, plane, declined, blobs, reads, glyphs_of):
             r = fuse(evs, self.fusion)
-            if r is None:
-                continue
+            if r is None or (self.refs.taught and any(taught_shape_disagrees(self.refs, e.glyphs, r.rank) for e in evs)):
+                continue  # a taught deck's own glyphs say otherwise (its B, an 8 to the networks)
             first = looks[0]
             outline = rect_outline(blobs[bi].rect) if b_is_one_card(blobs[bi]) else first.outline()
             anchors = [x.point + 5 * x.u + 8 * x.v for x in looks]
