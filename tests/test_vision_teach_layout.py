@@ -83,3 +83,25 @@ def test_a_layout_short_of_a_card_is_refused(tmp_path: Path):
     report = teach([_write(tmp_path / "hearts.jpg", img)], "gen", root=tmp_path / "taught")
     assert report.learnt == []
     assert "found 12 cards, not 13" in report.failed[0][1], report.failed
+
+
+def test_a_taught_letter_stands_against_the_networks_reading_of_its_lookalike():
+    """Taught, a deck's B is its jack: the networks, which take a B for an 8,
+    read no 8 where the deck's own templates fit the glyph's shape as a J."""
+    from types import SimpleNamespace
+
+    from vision.cardart import text_image
+    from vision.corner_index import References, _crop, builtin_references, taught_shape_disagrees
+    from vision.fonts import card_fonts
+
+    font = card_fonts()[0]
+    # a glyph as the reader cuts it: its ink's box
+    ink = {t: _crop(np.pad(np.asarray(text_image(t, font, 64)), 12)) for t in ("B", "8")}
+    taught = References()
+    taught.add_rank("J", ink["B"])
+    taught.add_rank("8", ink["8"])
+    refs = builtin_references().extend(taught)
+    assert refs.taught
+    assert taught_shape_disagrees(refs, SimpleNamespace(rank_ink=ink["B"]), "8")
+    assert not taught_shape_disagrees(refs, SimpleNamespace(rank_ink=ink["B"]), "J")
+    assert not taught_shape_disagrees(refs, SimpleNamespace(rank_ink=ink["8"]), "8")

@@ -44,6 +44,12 @@ MAX_GLYPH_MM = 14.0
 #: when small: the German and Russian jack (B and its Cyrillic twin В, an "8") and the
 #: Russian queen Д (a "10"); their templates let the reader decline them instead of misreading
 FOREIGN_RANKS = ("B", "Д")
+#: Read as a jack instead (out of the box, with no deck taught)?  Not safe (session 44,
+#: /tmp script over the third-party decks' corner art at 1.2-6 px/mm): the B template
+#: beats the 8's on 5 % of the B/В jacks by 0.02 or less, and 2-3 % of English decks'
+#: eights (6 of 248 at 1.2 px/mm, 5 at 6 px/mm) match the B better than the 8, by up to
+#: 0.04; the networks take both for an 8 (0.98).  Such decks are taught instead
+#: (vision.teach: four photos of the suits laid out A to K name every letter)
 #: the English rank each foreign letter looks like.  A reading of that rank stands only where
 #: its templates match the glyph's shape better than the letter's, aspect aside: a deck's own
 #: letter may be far narrower than any font's (aisleriot/Атласные prints its В at 0.35 of its

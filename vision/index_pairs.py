@@ -84,6 +84,12 @@ paper mask closed across such notches (:func:`sealed_holes`) gives it back
 as a spot, but often run together with its neighbour glyph or the card's
 rim into one spot no pair test passes.
 
+Tried and not adopted (session 44, 720p seeds 0-149, 804 found / 8
+misread as they are): the patch placed so that the rank sits where a
+corner's patch has it in the generator's decks (its top 3-3.5 mm down
+instead of ``PATCH_TOP_MARGIN``'s 2, its middle 6 mm across instead of 5):
+top 3.0 801 / 9, across 6.0 802 / 9, both (3.5 and 6.0) 800 / 8.
+
 Tried and not adopted for phone photos (bench/vision_decks_photo.py, 9
 third-party decks at 4000x3000, 4 scenes each): looking for ink at twice
 the work copy's resolution in the paper regions' boxes found 160 -> 163 of
