@@ -479,9 +479,15 @@ class VisionPipeline:
             if k is not None:  # near a card started after this piece was passed over
                 cards[k] = (cards[k][0], cards[k][1] + blobs[bi].area, cards[k][2] + [bi])
                 continue
+            # as large as the nearest card found whole (a tilted photo's cards change size
+            # across it, and two neighbours' pieces must not pass for one card), a little more
+            centre = np.float64(blobs[bi].rect[0])
+            sizes = [sorted(blobs[c[2][0]].rect[1]) for c in cards if _card_box(blobs[c[2][0]].rect[1])]
+            near = min(range(len(sizes)), key=lambda k: float(np.hypot(*(cards[k][0] - centre))), default=None)
+            limit = (1.15 * sizes[near][0], 1.15 * sizes[near][1]) if near is not None else (1.4 * g.CARD_W, 1.4 * g.CARD_H)
             for members in groups:
                 a, b = sorted(box_of(members + [bi])[1])
-                if a <= 1.4 * g.CARD_W and b <= 1.4 * g.CARD_H:
+                if a <= limit[0] and b <= limit[1]:
                     members.append(bi)
                     break
             else:
