@@ -113,6 +113,10 @@ class References:
         self.suit_aspects: list[float] = []
         #: templates of the SHAPE_ONLY letters, by letter (see LOOKS_LIKE)
         self.shape_only: dict[str, list[np.ndarray]] = {}
+        #: with a taught deck, ranks the whole-patch network may not read alone: the
+        #: built-in look of one of the deck's own glyphs taught as another rank (its
+        #: B, taught as the jack, looks like the built-in 8 and B: no 8 read unseen)
+        self.lookalikes: frozenset[str] = frozenset()
 
     def add_rank(self, label: str, ink: np.ndarray) -> None:
         m = _crop(ink)
@@ -173,7 +177,14 @@ class References:
             out.suit_feats += src.suit_feats
             out.suit_labels += src.suit_labels
             out.suit_aspects += src.suit_aspects
-        return out.freeze()
+        out = out.freeze()
+        looks = set()
+        for f, a, label in zip(other.rank_feats, other.rank_aspects, other.rank_labels, strict=True):
+            seen = self._best(self._R, self._Ra, self._Rl, f, a)[0]
+            if seen != label:
+                looks |= {seen} | {rank for rank, letter in LOOKS_LIKE.items() if letter == seen}
+        out.lookalikes = frozenset(looks & set(RANKS))
+        return out
 
     @staticmethod
     def _best(F, A, L, f, aspect, allowed=None) -> tuple[str, float, float]:
@@ -744,6 +755,12 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
     if gl is None:
         if use_whole and t.patch_no_glyphs <= 1 and uncut:
             return read_without_glyphs(patch, t, whole), None
+        if refs.taught and patch_model.available() and t.patch_no_glyphs <= 1 and uncut and _has_ink(patch):
+            # no glyphs to hold against the deck's own: the whole-patch network as untaught
+            # (bellot's glyphs run into a pip and are seldom cut: taught, its photos read 6
+            # cards of 15 instead of 12), but not a rank one of the deck's letters looks like
+            r = read_without_glyphs(patch, t)
+            return (None if r is None or r.rank in refs.lookalikes else r), None
         return None, None
     ev = evidence(gl, refs, whole=whole)
     r = decide(ev, t)

@@ -22,6 +22,7 @@ import numpy as np
 import platformdirs
 
 from . import geometry as g
+from . import glyph_model
 from .corner_index import References, builtin_references, extract_glyphs, read_patch
 from .glyphs import RANKS, SUITS, card_code, parse_card_code
 
@@ -157,20 +158,37 @@ def teach(images: list[str | Path], deck: str, root: Path | None = None) -> Teac
     return TeachReport(learnt, failed, out)
 
 
-def _best_glyphs(patches: list[tuple[float, np.ndarray]], label: tuple[str, str], builtin: References):
+def _best_glyphs(patches: list[tuple[float, np.ndarray]], label: tuple[str, str], builtin: References, suit_must_read: bool = False):
     """The glyphs of the patch most likely to hold ``label``'s index, of
     [(rank, patch)]: one the built-in reader reads as that card, then one of
-    the suit's colour, then the highest ranked (the biggest card)."""
+    the suit's colour, then the highest ranked (the biggest card).
+    ``suit_must_read``: only a patch whose suit glyph reads as ``label``'s
+    suit, or that the reader reads as the card (a layout's card is taught
+    whatever its rank looks like, and a patch of a pip and a picture's edge
+    taught as a rank cost bellot half its cards read)."""
     best = None
     for size, patch in patches:
         gl = extract_glyphs(patch)
         if gl is None:
             continue
         agrees = (r := read_patch(patch, builtin)) is not None and (r.rank, r.suit) == label
+        if suit_must_read and not agrees and not _suit_reads(gl, label[1], builtin):
+            continue
         key = (agrees, gl.red is not None and (label[1] in ("hearts", "diamonds")) == gl.red, size)
         if best is None or key > best[0]:
             best = (key, gl)
     return None if best is None else best[1]
+
+
+def _suit_reads(gl, suit: str, builtin: References) -> bool:
+    """Whether a patch's suit glyph is ``suit``: the suit network's likeliest
+    class (the templates', without the network's weights), in the ink's colour."""
+    if gl.red is None or (suit in ("hearts", "diamonds")) != gl.red:
+        return False
+    if glyph_model.available():
+        p = glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
+        return p is not None and glyph_model.SUIT_CLASSES[int(np.argmax(p))] == suit
+    return builtin.suit(gl.suit_ink, gl.red)[0] == suit
 
 
 def _layout_glyphs(pipe, frame: np.ndarray, suit: str, builtin: References) -> list[tuple[str, object, str]]:
@@ -198,8 +216,8 @@ def _layout_glyphs(pipe, frame: np.ndarray, suit: str, builtin: References) -> l
             wrong.append((place, code, sorted(others)[0]))
             out.append((code, None, f"the card in place {place + 1} reads as {sorted(others)[0]}, not {code}: not taught"))
             continue
-        gl = _best_glyphs([(-k, p) for k, p in enumerate(patches)], (rank, suit), builtin)
-        out.append((code, gl, "" if gl is not None else f"no index (a rank over a suit) found on the card in place {place + 1}"))
+        gl = _best_glyphs([(-k, p) for k, p in enumerate(patches)], (rank, suit), builtin, suit_must_read=True)
+        out.append((code, gl, "" if gl is not None else f"no index (a rank over a {suit[:-1]}) found on the card in place {place + 1}"))
     if len(wrong) >= 2:
         where = ", ".join(f"place {p + 1} reads as {got}, not {want}" for p, want, got in wrong)
         return [("layout", None, f"the cards look out of order ({where}): lay them A 2 3 ... 10 J Q K in rows, left to right")]
