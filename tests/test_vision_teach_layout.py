@@ -105,3 +105,27 @@ def test_a_taught_letter_stands_against_the_networks_reading_of_its_lookalike():
     assert taught_shape_disagrees(refs, SimpleNamespace(rank_ink=ink["B"]), "8")
     assert not taught_shape_disagrees(refs, SimpleNamespace(rank_ink=ink["B"]), "J")
     assert not taught_shape_disagrees(refs, SimpleNamespace(rank_ink=ink["8"]), "8")
+
+
+def test_a_taught_letter_keeps_the_whole_patch_network_from_its_lookalike():
+    from vision.cardart import text_image
+    from vision.corner_index import References, _crop, builtin_references
+    from vision.fonts import card_fonts
+
+    font = card_fonts()[0]
+    taught = References()
+    taught.add_rank("J", _crop(np.pad(np.asarray(text_image("B", font, 64)), 12)))
+    taught.add_rank("Q", _crop(np.pad(np.asarray(text_image("Q", font, 64)), 12)))
+    looks = builtin_references().extend(taught).lookalikes
+    assert "8" in looks  # the B taught as the jack: no 8 read where no glyph was cut
+    assert "Q" not in looks and "J" not in looks
+
+
+def test_a_photo_teach_cannot_read_is_skipped_with_the_reason(tmp_path: Path):
+    tiny = _write(tmp_path / "hearts.png", np.zeros((1, 1, 3), np.uint8))
+    bare = _write(tmp_path / "spades.png", np.full((720, 1280, 3), 90, np.uint8))
+    report = teach([tiny, bare], "gen", root=tmp_path / "taught")
+    assert report.learnt == []
+    why = dict(report.failed)
+    assert "too small" in why[str(tiny)]
+    assert "found 0 cards, not 13" in why[f"{bare} (layout)"]

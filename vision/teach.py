@@ -109,7 +109,7 @@ def teach(images: list[str | Path], deck: str, root: Path | None = None) -> Teac
     by a pipeline of its own (its cards' scale says nothing of another
     photo's); one-card photos share one, as they always have (a fresh one
     for each taught 43 of a test deck's 52 cards against 52)."""
-    from .pipeline import VisionPipeline
+    from .pipeline import VisionPipeline, check_frame
 
     single = VisionPipeline(use_mat=False)
     refs = load_deck(deck, root) or References()
@@ -124,6 +124,11 @@ def teach(images: list[str | Path], deck: str, root: Path | None = None) -> Teac
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             failed.append((str(path), "not an image OpenCV can read"))
+            continue
+        try:
+            check_frame(frame)
+        except ValueError as exc:  # a 1x1 image reached OpenCV's resize and stopped the whole command
+            failed.append((str(path), str(exc)))
             continue
         if suit is not None:
             for code, gl, why in _layout_glyphs(VisionPipeline(use_mat=False), frame, suit, builtin):
