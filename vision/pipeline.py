@@ -62,6 +62,7 @@ from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
 from .index_pairs import PATCH_RANK_U, PATCH_TOP_MARGIN, find_index_pairs, read_card_index_spots
 from .index_pairs import card_corner as pair_card_corner
+from .laid_out import cards_laid_apart
 from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
 from .mat import Calibration, MatTracker
 from .read_memory import ReadMemory
@@ -422,17 +423,9 @@ class VisionPipeline:
     def card_corner_patches(self, frame: np.ndarray) -> list[tuple[np.ndarray, float, list[np.ndarray]]]:
         """:meth:`corner_patches` card by card, for teaching from a photo of
         cards laid apart: [(the card's middle and its paper's area in plane
-        mm, mm^2, and its corner patches)], largest paper first (without a
-        mat, plane mm are the frame's pixels scaled, rows still rows).
-
-        A court card's picture splits its paper into a frame round it, or
-        into pieces.  A paper region of a third of a card, or whose box is a
-        card's (a frame), starts a card unless its middle lies in the box of
-        one started already, and smaller ones join the card whose box holds
-        them (a box, not a distance: without a mat a tilted photo's near
-        cards are half as large again as its far ones); pieces in no card's
-        box make one card together when their paper spans a card's box (a
-        glare may cut a card's paper in two)."""
+        mm, mm^2, and its corner patches)] (without a mat, plane mm are the
+        frame's pixels scaled, rows still rows).  Which paper regions make
+        one card: :func:`vision.laid_out.cards_laid_apart`."""
         _, _, _, _, _, bg, mask, plane, _ = self._prepare(frame)
         # the paper not cut along edges: cards laid apart touch nothing, and the
         # frame line round a court card's picture would cut its border apart
@@ -445,59 +438,7 @@ class VisionPipeline:
             corners += find_notched_corners(bi, blobs[bi], plane.metric, corners, table_share)
             return [sample_patch(frame, plane, c.point, k * u, k * v) for k in (1.0, ZOOM) for c in corners for u, v in ((c.d1, c.d2), (c.d2, c.d1))]
 
-        boxes: list[np.ndarray] = []  # each card's first region's box, a tenth larger
-
-        def nearest(cards, centre) -> int | None:
-            """The card whose box holds ``centre`` (the nearest of several)."""
-            d = [float(np.hypot(*(c[0] - centre))) if inside(centre, box) else np.inf for c, box in zip(cards, boxes, strict=True)]
-            return int(np.argmin(d)) if d and min(d) < np.inf else None
-
-        cards: list[tuple[np.ndarray, float, list[int]]] = []
-        pieces: list[int] = []
-        for bi in sorted(range(len(blobs)), key=lambda k: -blobs[k].area):
-            blob = blobs[bi]
-            centre = np.float64(blob.rect[0])
-            k = nearest(cards, centre)
-            if k is not None:
-                cards[k] = (cards[k][0], cards[k][1] + blob.area, cards[k][2] + [bi])
-            elif blob.area >= CARD_AREA / 3 or _card_box(blob.rect[1]):
-                cards.append((centre, blob.area, [bi]))
-                (cx, cy), (w, h), angle = blob.rect
-                boxes.append(cv2.boxPoints(((cx, cy), (1.1 * w, 1.1 * h), angle)))
-            else:
-                pieces.append(bi)
-        # pieces near no card (a court card's, or a card's halves either side of a
-        # glare): a piece joins the first group whose box, with it, could still be
-        # one card's (two cards a finger apart span more than that)
-        groups: list[list[int]] = []
-
-        def box_of(members: list[int]):
-            return cv2.minAreaRect(np.vstack([blobs[bi].contour_plane for bi in members]).astype(np.float32))
-
-        for bi in pieces:
-            k = nearest(cards, np.float64(blobs[bi].rect[0]))
-            if k is not None:  # near a card started after this piece was passed over
-                cards[k] = (cards[k][0], cards[k][1] + blobs[bi].area, cards[k][2] + [bi])
-                continue
-            # as large as the nearest card found whole (a tilted photo's cards change size
-            # across it, and two neighbours' pieces must not pass for one card), a little more
-            centre = np.float64(blobs[bi].rect[0])
-            sizes = [sorted(blobs[c[2][0]].rect[1]) for c in cards if _card_box(blobs[c[2][0]].rect[1])]
-            near = min(range(len(sizes)), key=lambda k: float(np.hypot(*(cards[k][0] - centre))), default=None)
-            limit = (1.15 * sizes[near][0], 1.15 * sizes[near][1]) if near is not None else (1.4 * g.CARD_W, 1.4 * g.CARD_H)
-            for members in groups:
-                a, b = sorted(box_of(members + [bi])[1])
-                if a <= limit[0] and b <= limit[1]:
-                    members.append(bi)
-                    break
-            else:
-                groups.append([bi])
-        for members in groups:
-            box = box_of(members)
-            if _card_box(box[1]):
-                cards.append((np.float64(box[0]), sum(blobs[bi].area for bi in members), members))
-                boxes.append(cv2.boxPoints(box))
-        return [(c, a, [p for bi in members for p in patches_of(bi)]) for c, a, members in cards]
+        return [(c.centre, c.area, [p for bi in c.regions for p in patches_of(bi)]) for c in cards_laid_apart(blobs)]
 
     def process(self, frame: np.ndarray) -> FrameResult:
         """Everything seen in ``frame`` (BGR uint8).  A frame that is not a
@@ -1562,15 +1503,6 @@ class _FrameBase(NamedTuple):
 def guessed_scale(frame_shape, work_f: float) -> float:
     """Work px per pseudo-mm when nothing says: the frame's longer side spans :data:`GUESSED_SPAN_MM`."""
     return max(frame_shape[:2]) * work_f / GUESSED_SPAN_MM
-
-
-def _card_box(size) -> bool:
-    """Whether a box's sides (mm, either way round) may be a card's in a photo
-    without a mat: its shape 0.55-1 (a card's is 0.72; the pseudo-mm of a
-    camera tilted 35 degrees squash a card's length to about its width) and
-    its size within 40 % (near cards that much larger than far ones)."""
-    a, b = sorted(float(x) for x in size)
-    return 0.55 <= a / max(b, 1e-6) and 0.6 * g.CARD_H <= b <= 1.4 * g.CARD_H
 
 
 def _cards_read(result: FrameResult) -> int:
