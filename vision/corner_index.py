@@ -115,8 +115,9 @@ class References:
         self.shape_only: dict[str, list[np.ndarray]] = {}
         #: with a taught deck, ranks the whole-patch network may not read alone: the
         #: built-in look of one of the deck's own glyphs taught as another rank (its
-        #: B, taught as the jack, looks like the built-in 8 and B: no 8 read unseen)
-        self.lookalikes: frozenset[str] = frozenset()
+        #: B, taught as the jack, looks like the built-in 8 and B: no 8 read unseen),
+        #: each with the taught ranks that look like it ({"8": {"J"}})
+        self.lookalikes: dict[str, frozenset[str]] = {}
 
     def add_rank(self, label: str, ink: np.ndarray) -> None:
         m = _crop(ink)
@@ -178,12 +179,13 @@ class References:
             out.suit_labels += src.suit_labels
             out.suit_aspects += src.suit_aspects
         out = out.freeze()
-        looks = set()
+        looks: dict[str, set[str]] = {}
         for f, a, label in zip(other.rank_feats, other.rank_aspects, other.rank_labels, strict=True):
             seen = self._best(self._R, self._Ra, self._Rl, f, a)[0]
             if seen != label:
-                looks |= {seen} | {rank for rank, letter in LOOKS_LIKE.items() if letter == seen}
-        out.lookalikes = frozenset(looks & set(RANKS))
+                for rank in ({seen} | {rank for rank, letter in LOOKS_LIKE.items() if letter == seen}) & set(RANKS):
+                    looks.setdefault(rank, set()).add(label)
+        out.lookalikes = {rank: frozenset(labels) for rank, labels in looks.items()}
         return out
 
     @staticmethod
@@ -946,9 +948,10 @@ def evidence(gl: Glyphs, refs: References, full: bool = False, whole=None) -> Ev
     return Evidence(gl, pr, ps, t_rank, rs, t_suit, ss, split, complete=True, whole=whole)
 
 
-#: a taught deck's templates read alone a rank one of its letters looks like
-#: (References.lookalikes) only this far ahead of every other rank: at 1080p a German
-#: B taught as the jack came out an 8 by 0.055 (rheinland), its own 8s by 0.08-0.13
+#: a taught deck's templates read a rank one of its letters looks like
+#: (References.lookalikes) only this far ahead of every other rank, and the networks
+#: (which take the letter for that rank too) only where they are: at 1080p slavic's
+#: В taught as the jack came out an 8 by 0.06-0.09, its own 8s by 0.115-0.19
 LOOKALIKE_MARGIN = 0.1
 #: ... and a suit only where the suit network does not see another suit this surely
 #: (four-colour decks' blue or gold diamonds, forced among the black suits by their
@@ -973,12 +976,18 @@ def _taught_read_stands(r: IndexReading, gl: Glyphs, refs: References) -> bool:
 
 def taught_shape_disagrees(refs: References, gl: Glyphs, rank: str) -> bool:
     """Whether, with a taught deck, another rank's templates fit the rank
-    glyph's shape better than ``rank``'s.  The networks know no court letter
+    glyph's shape better than ``rank``'s, or ``rank`` is one of the deck's
+    letters looks like and its templates are not LOOKALIKE_MARGIN ahead.  The networks know no court letter
     but J, Q, K (a German B is an 8 to them, at 0.98), and where the taught
     deck's own templates decline (too small a margin) the networks read
     alone: their reading stands only where the deck's own glyphs do not say
     otherwise by shape (atlasnye_skat's jack of diamonds, taught from a
     layout photo: shape 0.931 a J, 0.918 an 8, read as the 8 at 0.96)."""
+    if rank in refs.lookalikes:
+        # the networks take the deck's letter for this rank too: the templates alone tell them apart
+        label, _, margin = refs.rank(gl.rank_ink)
+        if label != rank or margin < LOOKALIKE_MARGIN:
+            return True
     f = feature(gl.rank_ink)
     mine = refs._shape_score(rank, f)
     return any(refs._shape_score(label, f) > mine for label in RANKS if label != rank)
