@@ -757,13 +757,12 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
         if r is not None or not glyph_model.available():
             return r, None
     if gl is None:
-        if use_whole and t.patch_no_glyphs <= 1 and uncut:
-            return read_without_glyphs(patch, t, whole), None
-        if refs.taught and patch_model.available() and t.patch_no_glyphs <= 1 and uncut and _has_ink(patch):
-            # no glyphs to hold against the deck's own: the whole-patch network as untaught
-            # (bellot's glyphs run into a pip and are seldom cut: taught, its photos read 6
-            # cards of 15 instead of 12), but not a rank one of the deck's letters looks like
-            r = read_without_glyphs(patch, t)
+        # no glyphs to hold against a taught deck's own: the whole-patch network reads it as
+        # an untaught one (bellot's glyphs run into a pip and are seldom cut: taught, its
+        # photos read 6 cards of 15 instead of 12), but not as a rank one of its letters
+        # looks like (refs.lookalikes, empty untaught); an untaught patch's ink was asked above
+        if patch_model.available() and t.patch_no_glyphs <= 1 and uncut and (use_whole or _has_ink(patch)):
+            r = read_without_glyphs(patch, t, whole)
             return (None if r is None or r.rank in refs.lookalikes else r), None
         return None, None
     ev = evidence(gl, refs, whole=whole)
@@ -964,7 +963,7 @@ def _taught_read_stands(r: IndexReading, gl: Glyphs, refs: References) -> bool:
     networks (see LOOKALIKE_MARGIN, TAUGHT_SUIT_VETO): measured on
     bench.vision_teach_layout's decks read at 1080p, where taught they
     misread 15 cards of 566 found against 2 of 473 untaught."""
-    if r.rank in refs.lookalikes and refs.rank(gl.rank_ink)[2] < LOOKALIKE_MARGIN:
+    if _lookalike_unclear(refs, gl, r.rank):
         return False
     p = glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
     if p is None:
@@ -972,6 +971,17 @@ def _taught_read_stands(r: IndexReading, gl: Glyphs, refs: References) -> bool:
     k = int(np.argmax(p))
     seen = glyph_model.SUIT_CLASSES[k]
     return not (seen in SUITS and seen != r.suit and float(p[k]) >= TAUGHT_SUIT_VETO)
+
+
+def _lookalike_unclear(refs: References, gl: Glyphs, rank: str) -> bool:
+    """Whether ``rank`` is one a taught deck's letters look like and its
+    templates do not lead every other rank's by LOOKALIKE_MARGIN: the
+    networks take the letter for that rank too, the templates alone tell
+    them apart."""
+    if rank not in refs.lookalikes:
+        return False
+    label, _, margin = refs.rank(gl.rank_ink)
+    return label != rank or margin < LOOKALIKE_MARGIN
 
 
 def taught_shape_disagrees(refs: References, gl: Glyphs, rank: str) -> bool:
@@ -983,11 +993,8 @@ def taught_shape_disagrees(refs: References, gl: Glyphs, rank: str) -> bool:
     alone: their reading stands only where the deck's own glyphs do not say
     otherwise by shape (atlasnye_skat's jack of diamonds, taught from a
     layout photo: shape 0.931 a J, 0.918 an 8, read as the 8 at 0.96)."""
-    if rank in refs.lookalikes:
-        # the networks take the deck's letter for this rank too: the templates alone tell them apart
-        label, _, margin = refs.rank(gl.rank_ink)
-        if label != rank or margin < LOOKALIKE_MARGIN:
-            return True
+    if _lookalike_unclear(refs, gl, rank):
+        return True
     f = feature(gl.rank_ink)
     mine = refs._shape_score(rank, f)
     return any(refs._shape_score(label, f) > mine for label in RANKS if label != rank)

@@ -412,33 +412,24 @@ class VisionPipeline:
         region: [(blob area, patch)], for teaching a deck."""
         _, _, _, _, _, bg, _, plane, blobs = self._prepare(frame)
         table_share = table_share_fn(frame, plane, bg)
-        out = []
-        for bi, blob in enumerate(blobs):
-            corners = find_corners(bi, blob, plane.metric)
-            for c in corners + find_notched_corners(bi, blob, plane.metric, corners, table_share):
-                for u, v in ((c.d1, c.d2), (c.d2, c.d1)):
-                    out.append((blob.area, sample_patch(frame, plane, c.point, u, v)))
-        return out
+        return [(blob.area, patch) for bi, blob in enumerate(blobs) for patch in _region_patches(frame, plane, bi, blob, table_share)]
 
     def card_corner_patches(self, frame: np.ndarray) -> list[tuple[np.ndarray, float, list[np.ndarray]]]:
         """:meth:`corner_patches` card by card, for teaching from a photo of
         cards laid apart: [(the card's middle and its paper's area in plane
-        mm, mm^2, and its corner patches)] (without a mat, plane mm are the
-        frame's pixels scaled, rows still rows).  Which paper regions make
-        one card: :func:`vision.laid_out.cards_laid_apart`."""
+        mm, mm^2, and its corner patches, zoomed out too for an index larger
+        than the patch)] (without a mat, plane mm are the frame's pixels
+        scaled, rows still rows).  Which paper regions make one card:
+        :func:`vision.laid_out.cards_laid_apart`."""
         _, _, _, _, _, bg, mask, plane, _ = self._prepare(frame)
         # the paper not cut along edges: cards laid apart touch nothing, and the
         # frame line round a court card's picture would cut its border apart
         blobs = find_blobs(mask, plane, min_area_mm2=0.02 * CARD_AREA)
         table_share = table_share_fn(frame, plane, bg)
-
-        def patches_of(bi: int) -> list[np.ndarray]:
-            # each corner both ways, then both ways zoomed out (an index larger than the patch)
-            corners = find_corners(bi, blobs[bi], plane.metric)
-            corners += find_notched_corners(bi, blobs[bi], plane.metric, corners, table_share)
-            return [sample_patch(frame, plane, c.point, k * u, k * v) for k in (1.0, ZOOM) for c in corners for u, v in ((c.d1, c.d2), (c.d2, c.d1))]
-
-        return [(c.centre, c.area, [p for bi in c.regions for p in patches_of(bi)]) for c in cards_laid_apart(blobs)]
+        return [
+            (c.centre, c.area, [p for bi in c.regions for p in _region_patches(frame, plane, bi, blobs[bi], table_share, (1.0, ZOOM))])
+            for c in cards_laid_apart(blobs)
+        ]
 
     def process(self, frame: np.ndarray) -> FrameResult:
         """Everything seen in ``frame`` (BGR uint8).  A frame that is not a
@@ -1498,6 +1489,15 @@ class _FrameBase(NamedTuple):
     bg: np.ndarray
     mask: np.ndarray
     split: np.ndarray
+
+
+def _region_patches(frame, plane: Plane, bi: int, blob, table_share, zooms=(1.0,)) -> list[np.ndarray]:
+    """The upright patches at every corner of paper region ``blob`` (its
+    index ``bi``), paper and notched corners, both edge assignments, at each
+    of ``zooms`` (a patch covering that many times as much), for teaching."""
+    corners = find_corners(bi, blob, plane.metric)
+    corners += find_notched_corners(bi, blob, plane.metric, corners, table_share)
+    return [sample_patch(frame, plane, c.point, k * u, k * v) for k in zooms for c in corners for u, v in ((c.d1, c.d2), (c.d2, c.d1))]
 
 
 def guessed_scale(frame_shape, work_f: float) -> float:

@@ -24,7 +24,7 @@ import platformdirs
 from . import geometry as g
 from . import glyph_model
 from .corner_index import References, builtin_references, extract_glyphs, read_patch
-from .glyphs import RANKS, SUITS, card_code, parse_card_code
+from .glyphs import RANKS, RED_SUITS, SUITS, card_code, parse_card_code
 
 APP = "table-companion"
 
@@ -163,23 +163,27 @@ def teach(images: list[str | Path], deck: str, root: Path | None = None) -> Teac
     return TeachReport(learnt, failed, out)
 
 
-def _best_glyphs(patches: list[tuple[float, np.ndarray]], label: tuple[str, str], builtin: References, suit_must_read: bool = False):
+def _best_glyphs(
+    patches: list[tuple[float, np.ndarray]], label: tuple[str, str], builtin: References, suit_must_read: bool = False, reads: list | None = None
+):
     """The glyphs of the patch most likely to hold ``label``'s index, of
     [(rank, patch)]: one the built-in reader reads as that card, then one of
     the suit's colour, then the highest ranked (the biggest card).
     ``suit_must_read``: only a patch whose suit glyph reads as ``label``'s
     suit, or that the reader reads as the card (a layout's card is taught
     whatever its rank looks like, and a patch of a pip and a picture's edge
-    taught as a rank cost bellot half its cards read)."""
+    taught as a rank cost bellot half its cards read).  ``reads``: the
+    built-in reader's reading of each patch, when the caller has them."""
     best = None
-    for size, patch in patches:
+    for i, (size, patch) in enumerate(patches):
         gl = extract_glyphs(patch)
         if gl is None:
             continue
-        agrees = (r := read_patch(patch, builtin)) is not None and (r.rank, r.suit) == label
+        r = reads[i] if reads is not None else read_patch(patch, builtin)
+        agrees = r is not None and (r.rank, r.suit) == label
         if suit_must_read and not agrees and not _suit_reads(gl, label[1], builtin):
             continue
-        key = (agrees, gl.red is not None and (label[1] in ("hearts", "diamonds")) == gl.red, size)
+        key = (agrees, gl.red is not None and (label[1] in RED_SUITS) == gl.red, size)
         if best is None or key > best[0]:
             best = (key, gl)
     return None if best is None else best[1]
@@ -188,7 +192,7 @@ def _best_glyphs(patches: list[tuple[float, np.ndarray]], label: tuple[str, str]
 def _suit_reads(gl, suit: str, builtin: References) -> bool:
     """Whether a patch's suit glyph is ``suit``: the suit network's likeliest
     class (the templates', without the network's weights), in the ink's colour."""
-    if gl.red is None or (suit in ("hearts", "diamonds")) != gl.red:
+    if gl.red is None or (suit in RED_SUITS) != gl.red:
         return False
     if glyph_model.available():
         p = glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
@@ -215,13 +219,14 @@ def _layout_glyphs(pipe, frame: np.ndarray, suit: str, builtin: References) -> l
         rank = RANKS[place]
         code = card_code(rank, suit)
         patches = cards[k][2]
-        reads = [r for r in (read_patch(p, builtin) for p in patches) if r is not None and r.confidence >= ORDER_CHECK_CONFIDENCE]
-        others = {card_code(r.rank, r.suit) for r in reads} - {code}
-        if others and not any((r.rank, r.suit) == (rank, suit) for r in reads):
+        reads = [read_patch(p, builtin) for p in patches]  # each patch read once: the order check, then the choice
+        sure = [r for r in reads if r is not None and r.confidence >= ORDER_CHECK_CONFIDENCE]
+        others = {card_code(r.rank, r.suit) for r in sure} - {code}
+        if others and not any((r.rank, r.suit) == (rank, suit) for r in sure):
             wrong.append((place, code, sorted(others)[0]))
             out.append((code, None, f"the card in place {place + 1} reads as {sorted(others)[0]}, not {code}: not taught"))
             continue
-        gl = _best_glyphs([(-k, p) for k, p in enumerate(patches)], (rank, suit), builtin, suit_must_read=True)
+        gl = _best_glyphs([(-j, p) for j, p in enumerate(patches)], (rank, suit), builtin, suit_must_read=True, reads=reads)
         out.append((code, gl, "" if gl is not None else f"no index (a rank over a {suit[:-1]}) found on the card in place {place + 1}"))
     if len(wrong) >= 2:
         where = ", ".join(f"place {p + 1} reads as {got}, not {want}" for p, want, got in wrong)
