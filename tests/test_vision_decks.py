@@ -209,7 +209,11 @@ def test_a_white_tables_specks_are_not_taken_for_a_card_lying_whole(monkeypatch)
     rectangular as a card, so the scale was taken from it (1.1 frame px per
     mm, against 5) and no card was read (bench.vision_decks_photo --background
     white, kde/standard scene 1001).  A card lying whole must now be at least
-    pipeline.MIN_WHOLE_CARD_PX wide in the first work copy: 2 of 3 found."""
+    pipeline.MIN_WHOLE_CARD_PX wide in the first work copy: 2 of 3 found.
+    And since session 45 a scale from blobs lying whole on none of which a
+    card is found is searched for as if there were none (a score pad is as
+    long for its width as a card): with no least width, the clump's scale
+    is set aside and the cards are read as well."""
     from vision import pipeline
 
     deck = _other_deck("kde/standard")
@@ -217,4 +221,5 @@ def test_a_white_tables_specks_are_not_taken_for_a_card_lying_whole(monkeypatch)
     s = score(VisionPipeline().process(img), truth)
     assert s.expected == 3 and s.found >= 2 and not s.misread
     monkeypatch.setattr(pipeline, "MIN_WHOLE_CARD_PX", 0.0)
-    assert score(VisionPipeline().process(img), truth).found == 0
+    s = score(VisionPipeline().process(img), truth)
+    assert s.found >= 2 and not s.misread

@@ -145,11 +145,13 @@ def test_an_index_found_by_its_ink_alone_is_placed_as_a_read_pair_places_its_car
 def test_an_index_found_by_its_ink_alone_is_the_card_on_the_side_that_is_not_table(table_side):
     corner, u, v = np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0])
     ways = pair_looks(-1, corner, u, v)
+    # the card found on top of it, 15 mm lower (a stagger): either way lies partly under it
+    above = np.array([[70.0, 115.0], [140.0, 115.0], [140.0, 203.0], [70.0, 203.0]])
 
     def table(points: np.ndarray) -> float:
         return float(np.mean(points[:, 0] < 105 if table_side == "left" else points[:, 0] > 105))
 
-    (c,) = unread_cards([UnreadLook(w, True) for w in ways], [], table_share=table)
+    (c,) = unread_cards([UnreadLook(w, True) for w in ways], [above], table_share=table)
     assert c.outline == pytest.approx(ways[0 if table_side == "left" else 1].outline())
     assert len(c.anchors) == 1
 

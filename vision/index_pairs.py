@@ -175,6 +175,12 @@ BOX_SLACK = 1.5
 #: a patch placed within this many mm and this cosine of one declined is not read
 REPEAT_MM = 1.5
 REPEAT_COS = 0.95
+#: print (a page of rules, a score pad) beside the cards: candidates linked
+#: by rank tops within CROWD_MM of the next, PRINT_CLUSTER or more of them.
+#: On 720p and 1080p tables and third-party decks' photos every cluster held
+#: 89 candidates or fewer; a page of rules's, hundreds to thousands
+PRINT_CLUSTER = 120
+CROWD_MM = 20.0
 #: a pair with a spot where a tried corner's index lies is read last, and
 #: only at this confidence (the corner's reader declined those glyphs, or read
 #: them as another card's: session 41, 720p seeds 0-999 22 more cards read
@@ -740,6 +746,30 @@ def edges_beyond(gray: np.ndarray, plane_to_work: np.ndarray, tops: np.ndarray, 
     return out | (vals.max(axis=1) - vals.min(axis=1) >= EDGE_CONTRAST)
 
 
+def in_print(tops, sheets=()) -> list[bool]:
+    """For each candidate's rank top (plane mm): whether it lies in print,
+    on one of the ``sheets`` (outlines, plane mm) or in a cluster of
+    ``PRINT_CLUSTER`` or more candidates each within ``CROWD_MM`` of the
+    next.  A table of cards gives a few dozen candidates, a page of print
+    hundreds, every letter or digit over the next line's.  The clusters are
+    those of discs of half that radius, drawn at 0.5 px a mm."""
+    tops = np.asarray(tops, np.float64).reshape(-1, 2)
+    polys = [np.float32(s).reshape(-1, 1, 2) for s in sheets]
+    on_sheet = [any(cv2.pointPolygonTest(p, (x, y), False) >= 0 for p in polys) for x, y in tops.tolist()]
+    if len(tops) < PRINT_CLUSTER:
+        return on_sheet
+    r = CROWD_MM / 2
+    lo = tops.min(axis=0) - r - 1
+    scale = min(0.5, 4000 / max(float(np.ptp(tops, axis=0).max()) + 2 * r + 2, 1.0))
+    at = np.round((tops - lo) * scale).astype(np.int32)
+    canvas = np.zeros((int(at[:, 1].max()) + int(r * scale) + 2, int(at[:, 0].max()) + int(r * scale) + 2), np.uint8)
+    for x, y in at.tolist():
+        cv2.circle(canvas, (x, y), max(1, int(round(r * scale))), 255, -1)
+    _, labels = cv2.connectedComponents(canvas, connectivity=8)
+    of = labels[at[:, 1], at[:, 0]]
+    return ((np.bincount(of)[of] >= PRINT_CLUSTER) | np.array(on_sheet, bool)).tolist()
+
+
 def card_corner(corner: np.ndarray, u: np.ndarray, v: np.ndarray, rank_box) -> np.ndarray:
     """The card's corner (plane mm) from a typical index layout around the
     rank glyph ``rank_box`` (x, y, w, h: patch px) of the patch placed at ``corner``."""
@@ -766,6 +796,7 @@ def find_index_pairs(
     declined: list | None = None,
     glyphs_of=None,
     read_at=None,
+    sheets=(),
 ) -> list[PairReading]:
     """Corner indices found from their rank/suit ink pairs.
 
@@ -798,7 +829,11 @@ def find_index_pairs(
     the pipeline's per-frame glyph cache (see read_patch); ``read_at``: how
     a patch is read, ``read_at(corner, u, v) -> (reading or None, patch)``
     (the pipeline's keeps a place's reading from frame to frame where the
-    table did not change); default: sampled and read here."""
+    table did not change); default: sampled and read here.  ``sheets``:
+    outlines (plane mm) of paper regions that are sheets of paper, not
+    cards (a page of rules, a score pad): candidates there are print, as
+    those of a large cluster are (:func:`in_print`): tried after every
+    other, and a patch declined there is not handed to ``declined``."""
     n_own = len(holes[0])  # holes from here on are sealed ones
     if seal:
         extra_stats, extra_cents, mask = sealed_holes(mask, plane, frame, bg_tiles)
@@ -869,8 +904,9 @@ def find_index_pairs(
     # a wide spot run together (seldom an index, read only when sure) after every other
     # candidate, so that it does not use up the frame's MAX_TRIES before them
     is_wide = [len(c[1]) == 1 and c[1][0] in wide for c in cands]
-    order = sorted(range(len(cands)), key=lambda k: (is_wide[k], late[k]))
-    cands, edge, late, is_wide = ([x[k] for k in order] for x in (cands, edge, late, is_wide))
+    printed = in_print([c[2] for c in cands], sheets)
+    order = sorted(range(len(cands)), key=lambda k: (printed[k], is_wide[k], late[k]))
+    cands, edge, late, is_wide, printed = ([x[k] for k in order] for x in (cands, edge, late, is_wide, printed))
     out: list[PairReading] = []
     used = skip.copy()
     failed: list[tuple[np.ndarray, np.ndarray]] = []  # (top, v) of patches declined
@@ -882,7 +918,7 @@ def find_index_pairs(
         else []
     )
     blind = 0
-    for (_score, ids, top, v), edged, at_corner, wide_spot in zip(cands, edge, late, is_wide, strict=True):
+    for (_score, ids, top, v), edged, at_corner, wide_spot, in_text in zip(cands, edge, late, is_wide, printed, strict=True):
         if len(failed) + len(out) >= max_tries:
             note((top, v, ids, "cap"))
             continue
@@ -928,7 +964,7 @@ def find_index_pairs(
         if not ok:
             note((top, v, ids, fate))
             failed.append((top, v))
-            if fate == "declined" and declined is not None:
+            if fate == "declined" and declined is not None and not in_text:
                 declined.append((corner, u, v, patch))
             continue
         note((top, v, ids, "read"))

@@ -139,6 +139,14 @@ GUESSED_SPAN_MM = 700.0
 CLOSER = (2.0, 4.0)
 #: frames between two such searches while none finds a card
 SCALE_SEARCH_EVERY = 30
+#: an unread paper region (an unknown card) is at most this many cards' lengths long
+UNREAD_MAX_LENGTH = 1.25
+#: a paper region this many cards large with no card found on it is a sheet of
+#: paper (an A5 score pad is 5.6 cards, an A4 page 11), whose corners are no card's
+SHEET_CARDS = 5.0
+#: a blob lying whole as a card does that says a scale this many times the one
+#: kept, or less by as much, is not a card (a sheet of A4 or A5 paper)
+WHOLE_SCALE_AGREE = 1.25
 
 
 class _GlyphCache:
@@ -310,6 +318,10 @@ class VisionPipeline:
         self.mat = MatTracker(every=mat_every, detector=_mat_detector())
         self._scale: float | None = None  # frame px per pseudo-mm without a mat
         self._next_scale_search = 0  # frame count from which a scale may be searched again
+        # the kept scale came from blobs lying whole as a card does (their outlines, frame px) and
+        # no card has been found on them yet: an A4 or A5 sheet (a page of rules, a score pad)
+        # is as long for its width as a card
+        self._whole_unconfirmed: list[np.ndarray] = []
         self._count = 0
         self._blas = ThreadpoolController()  # the BLAS libraries numpy loaded (vision imported it)
 
@@ -323,17 +335,27 @@ class VisionPipeline:
         return Plane(np.diag([1 / s, 1 / s, 1.0]), np.diag([s / work_f, s / work_f, 1.0]), False)
 
     @staticmethod
-    def _estimate_scale(blobs) -> float | None:
+    def _estimate_scale(blobs) -> tuple[float | None, list[np.ndarray]]:
         """Work px per mm from paper blobs that look like one whole card and
-        are large enough to be one (:data:`MIN_WHOLE_CARD_PX`)."""
-        est = []
+        are large enough to be one (:data:`MIN_WHOLE_CARD_PX`), and their
+        outlines (work px).  Blobs that disagree (by more than
+        :data:`WHOLE_SCALE_AGREE`) are not averaged: the most that agree
+        win, the smaller scale on a tie (an A4 page of rules beside a card
+        lying whole is as long for its width as the card, and larger)."""
+        est, whole = [], []
         for b in blobs:
             (w, h) = sorted(b.rect[1])
             if h <= 0 or b.rectangularity < 0.88 or w < MIN_WHOLE_CARD_PX:
                 continue
             if 0.62 < w / h < 0.82:
                 est.append((w / g.CARD_W + h / g.CARD_H) / 2)
-        return float(np.median(est)) if est else None
+                whole.append(cv2.boxPoints(b.rect))
+        if not est:
+            return None, []
+        e = np.array(est)
+        agree = [np.abs(np.log(e / x)) <= math.log(WHOLE_SCALE_AGREE) for x in est]
+        best = max(range(len(est)), key=lambda k: (int(agree[k].sum()), -est[k]))
+        return float(np.median(e[agree[best]])), [w for w, a in zip(whole, agree[best], strict=True) if a]
 
     # -- the frame -------------------------------------------------------------
 
@@ -367,7 +389,8 @@ class VisionPipeline:
         work, small, bg, boxes, mask = self._work_copy(frame, cal, f)
         if cal is None:
             # pseudo-mm: find card-shaped blobs in pixels first, then rescale
-            est = self._estimate_scale(find_blobs(mask, Plane(np.eye(3), np.diag([1 / f, 1 / f, 1.0]), False), min_area_mm2=200))
+            est, whole = self._estimate_scale(find_blobs(mask, Plane(np.eye(3), np.diag([1 / f, 1 / f, 1.0]), False), min_area_mm2=200))
+            whole = [w / f for w in whole]  # frame px
             if est is not None and self._scale is None:
                 # the first frame (or a photo): its cards may lie small in a large frame, and a
                 # finer copy reads their indices (rank and suit apart, not run together)
@@ -375,8 +398,10 @@ class VisionPipeline:
                 if finer > NO_MAT_FINER * f:
                     work, small, bg, boxes, mask = self._work_copy(frame, cal, finer)
                     est, f = est * finer / f, finer
-            if est is not None:
-                self._scale = est / f if self._scale is None else 0.7 * self._scale + 0.3 * est / f
+            if est is not None and self._scale is None:
+                self._scale, self._whole_unconfirmed = est / f, whole
+            elif est is not None and abs(math.log(est / f / self._scale)) <= math.log(WHOLE_SCALE_AGREE):
+                self._scale = 0.7 * self._scale + 0.3 * est / f
         work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if work is not frame else gray
         split = split_on_edges_in(mask, work_gray, boxes)
         return _FrameBase(gray, cal, f, small, work_gray, bg, mask, split)
@@ -487,8 +512,15 @@ class VisionPipeline:
         # without a mat, pips are read only at a scale taken from cards lying whole:
         # the scale search compares counts of cards read, and a pip read tipped it
         result = self._process(frame, base, read_pips=base.cal is not None or self._scale is not None)
-        if not result.mat_seen and self._scale is None and self._count >= self._next_scale_search:
+        if self._whole_unconfirmed and _found_on(result, self._whole_unconfirmed):
+            self._whole_unconfirmed = []
+        # a scale from blobs lying whole on none of which a card was found is searched for as if
+        # there were none (a score pad beside a pile gave its scale, 2.3 times the cards')
+        unsure = self._scale is None or bool(self._whole_unconfirmed)
+        if not result.mat_seen and unsure and self._count >= self._next_scale_search:
             result = self._search_scale(frame, base, result)
+            if self._scale is None or _found_on(result, self._whole_unconfirmed):
+                self._whole_unconfirmed = []
             if self._scale is not None and self._no_mat_work_f(h, w) > NO_MAT_FINER * base.f:
                 # the scale found says the cards lie small in the frame: read it again finer
                 result = self._process(frame, self._base_at(frame, base.gray, base.cal), read_pips=True)
@@ -505,10 +537,20 @@ class VisionPipeline:
         :data:`SCALE_SEARCH_EVERY` frames.  Only the plane and what is found in
         it are worked out again (``base`` is the frame's own part), except for
         the guess itself on a photo, which is read once more at the finer copy
-        it asks for (the first reading was at the usual copy)."""
+        it asks for (the first reading was at the usual copy).  ``result``
+        may have been read at the scale of blobs lying whole on which no
+        card was found (a sheet of paper: ``_whole_unconfirmed``): that
+        scale is then one candidate, the guess another."""
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
         guess = guessed_scale(frame.shape, 1.0)  # frame px per mm, as self._scale
-        best, best_n, best_scale = result, _cards_read(result), None
+        best, best_n, best_scale = result, _cards_read(result), self._scale
+        if best_scale is not None:
+            # read at a blob's scale (a sheet of paper as a card lying whole): the guess is a
+            # candidate too, kept as the scale if it wins (the blob would set its own again)
+            self._scale = guess
+            r = self._process(frame, base, read_pips=False)
+            if _cards_read(r) > best_n:
+                best, best_n, best_scale = r, _cards_read(r), guess
         h, w = frame.shape[:2]
         if self._no_mat_work_f(h, w, guess) > NO_MAT_FINER * base.f:
             # a photo's guess was read at the usual copy, where its indices lie small; read
@@ -526,7 +568,7 @@ class VisionPipeline:
             r = self._process(frame, base, read_pips=False)
             if _cards_read(r) >= best_n:
                 best, best_n, best_scale = r, _cards_read(r), guess * est
-        elif est is not None:
+        elif est is not None and best_scale in (None, guess):
             best_scale = guess * est
         for k in CLOSER:
             self._scale = guess * k
@@ -621,8 +663,12 @@ class VisionPipeline:
         def pair_read(corner, u, v):
             return self._read_at(frame, plane, corner, u, v, glyphs_of)
 
+        # a sheet of paper's print is tried after every other candidate (a page of rules took
+        # the frame's tries from a staggered pile's cards: bench/vision_print.py)
+        sheets = [blobs[bi].contour_plane for bi in _sheets(blobs, found)]
         for p in find_index_pairs(
-            frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined, glyphs_of=glyphs_of, read_at=pair_read
+            frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined,
+            glyphs_of=glyphs_of, read_at=pair_read, sheets=sheets,
         ):
             r = p.reading
             if read_pips and r.rank in NUMBER_RANKS:
@@ -685,6 +731,8 @@ class VisionPipeline:
             b = blobs[bi]
             if b.area < 0.35 * CARD_AREA or b.area > 1.6 * CARD_AREA or b.rectangularity < 0.8:
                 continue
+            if max(b.rect[1]) > UNREAD_MAX_LENGTH * g.CARD_H:
+                continue  # longer than a card: a score pad's column between its ruled lines
             outline = rect_outline(b.rect)
             if any(inside(_centre(outline), t) for t in taken) or not allowed(_centre(outline)):
                 continue  # known, or the mat's own marker in its white square
@@ -719,7 +767,7 @@ class VisionPipeline:
         for m in marker_found:
             found = [x for x in found if not (x.kind in ("face_down", "unknown") and inside(_centre(x.outline), m.outline))]
         found += marker_found
-        found += self._unread(declined, found, plane, frame.shape, table_share, glyphs_of, pair_declined)
+        found += self._unread(declined, found, plane, frame.shape, table_share, glyphs_of, pair_declined, _sheets(blobs, found))
         if cal is None and self.use_mat and self.mat.markers:
             # a mat marker seen alone calibrates nothing, and its white square with the marker
             # in it is no face-down or unread card either
@@ -739,18 +787,23 @@ class VisionPipeline:
             scale_clear,
         )
 
-    def _unread(self, declined, found: list[_Found], plane: Plane, shape, table_share, glyphs_of=extract_glyphs, pair_declined=()) -> list[_Found]:
+    def _unread(
+        self, declined, found: list[_Found], plane: Plane, shape, table_share, glyphs_of=extract_glyphs, pair_declined=(), sheets=frozenset()
+    ) -> list[_Found]:
         """Cards whose index corners were declined and that nothing else
         found, as unknown sightings (:mod:`vision.unread`).  Glyphs are cut
         only at corners whose index lies in no card found; the whole-patch
         network is asked only where both edge assignments cut glyphs.
         ``pair_declined``: (patch corner, u, v, patch) of the patches the
-        edge-free finder placed and the reader declined."""
+        edge-free finder placed and the reader declined; ``sheets``: paper
+        regions whose corners are no card's (:func:`_sheets`)."""
         known = [x.outline for x in found]
         ids: dict[int, int] = {}
         per_corner: dict[int, list] = {}
         h, w = shape[:2]
         for c, u, v, patch in declined:
+            if c.blob in sheets:
+                continue  # a score pad's heading by its corner is no index
             x, y = plane.to_frame(c.point[None])[0]
             if min(x, y, w - 1 - x, h - 1 - y) < FRAME_EDGE_PX:
                 continue  # where paper meets the frame's edge the view ends: not a card's corner
@@ -1701,6 +1754,38 @@ def _cards_on(point: np.ndarray, u: np.ndarray, v: np.ndarray, others, corners) 
     a, b = point + CORNER_MATCH_MM * (u + v), point + (g.CARD_W - CORNER_MATCH_MM) * u + CORNER_MATCH_MM * v
     top = np.array([a, b, b + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v, a + (LAYOUT_DEPTH - CORNER_MATCH_MM) * v])
     return over, any(inside(p, top) for p in corners)
+
+
+def _found_on(result: FrameResult, outlines: list[np.ndarray]) -> bool:
+    """Whether a card, back or printed card was found on one of ``outlines``
+    (frame px): read there (its anchors; a card read at a scale twice too
+    large has an outline twice as large, whose middle may lie anywhere)."""
+    polys = [np.float32(o).reshape(-1, 1, 2) for o in outlines]
+    return any(
+        cv2.pointPolygonTest(p, (float(x), float(y)), False) >= 0
+        for sg in result.sightings
+        if sg.kind != "unknown"
+        for x, y in sg.anchors_px
+        for p in polys
+    )
+
+
+def _sheets(blobs, found: list[_Found]) -> set[int]:
+    """The paper regions that are sheets of paper, not cards: at least
+    :data:`SHEET_CARDS` cards' area, with no card found on them.  A page of
+    rules or a score pad lies beside the cards on many tables, and a
+    heading by its corner was cut as a rank and a suit: an unknown card
+    there in most frames (bench/vision_print.py).  A long staggered pile is
+    no sheet: its cards are found by the edge-free finder, after this is
+    asked (a rule for regions two cards long lost a 720p scene's 2 of clubs)."""
+    out = set()
+    for bi, b in enumerate(blobs):
+        if b.area < SHEET_CARDS * CARD_AREA:
+            continue
+        contour = b.contour_plane.reshape(-1, 1, 2).astype(np.float32)
+        if not any(cv2.pointPolygonTest(contour, (float(a[0]), float(a[1])), False) >= 0 for x in found for a in x.anchors):
+            out.add(bi)
+    return out
 
 
 def _finder_known(found: list[_Found]) -> tuple[list[np.ndarray], list[np.ndarray]]:

@@ -20,6 +20,8 @@ from . import cardart
 from . import geometry as g
 from .glyphs import RANKS, SUITS
 from .markers import marker_image
+from .sheet_art import PX as SHEET_PX
+from .sheet_art import sheet_art
 
 _CARD_MM = np.float32([[0, 0], [g.CARD_W, 0], [g.CARD_W, g.CARD_H], [0, g.CARD_H]])
 _FOREIGN_INDEX_BOX = (1.5, 2.0, 11.0, 24.0)  # mm: where a deck that does not say keeps its index
@@ -171,12 +173,13 @@ def _mat_art(rng: np.random.Generator) -> np.ndarray:
     return art, px
 
 
-def _card_transform(cx: float, cy: float, angle: float) -> np.ndarray:
-    """Affine (3x3) from card millimetres (origin at the card's top-left) to plane mm."""
+def _card_transform(cx: float, cy: float, angle: float, size: tuple[float, float] = (g.CARD_W, g.CARD_H)) -> np.ndarray:
+    """Affine (3x3) from card millimetres (origin at the card's top-left) to
+    plane mm; ``size``: another rectangle's (a sheet of paper)."""
     a = np.radians(angle)
     c, s = np.cos(a), np.sin(a)
     R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
-    T0 = np.array([[1, 0, -g.CARD_W / 2], [0, 1, -g.CARD_H / 2], [0, 0, 1]])
+    T0 = np.array([[1, 0, -size[0] / 2], [0, 1, -size[1] / 2], [0, 0, 1]])
     T1 = np.array([[1, 0, cx], [0, 1, cy], [0, 0, 1]])
     return T1 @ R @ T0
 
@@ -278,6 +281,7 @@ def render_scene(
     hands: list[tuple[float, float, int]] | None = None,
     faces: Callable[[str, str], np.ndarray] | None = None,
     lamp: tuple[float, float, float] | None = None,
+    sheet: str | None = None,
 ) -> tuple[np.ndarray, SceneTruth]:
     """Render one scene.  Returns (BGR uint8 image, ground truth).
 
@@ -315,6 +319,8 @@ def render_scene(
     placements = _layout(rng, n_cards, plane_w, plane_h, stagger) if layout is None else [(_card_transform(d["cx"], d["cy"], d.get("angle", 0.0)), d.get("kind", "face")) for d in layout]
     if kinds:
         placements = [(T, kinds[i % len(kinds)]) for i, (T, _) in enumerate(placements)]
+    if sheet is not None:
+        _lay_sheet(img, sheet, np.random.default_rng([seed, 5]), H, [T for T, _ in placements], plane_w, plane_h, mat)
     zmap = np.full((height, width), -1, np.int16)
     cards: list[CardTruth] = []
     deck = [(r, s) for r in RANKS for s in SUITS]
@@ -397,6 +403,34 @@ def render_scene(
         q = int(rng.integers(55, 95))
         img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
     return img, SceneTruth((width, height), mat, H, cards, occ, background)
+
+
+def _lay_sheet(
+    img: np.ndarray, kind: str, rng: np.random.Generator, H: np.ndarray, cards: list[np.ndarray], plane_w: float, plane_h: float, mat: bool
+) -> None:
+    """Paste the sheet ``kind`` on the table (``img``, float32) where, of 24
+    random places on the plane (its middle on the plane, turned up to 25
+    degrees), it lies under the least of the ``cards`` (placements, card mm
+    -> plane mm) and, on the ``mat``, covers none of its markers if it can:
+    beside the cards, as a player lays the rules down."""
+    art = sheet_art(kind, rng)
+    size = (art.shape[1] / SHEET_PX, art.shape[0] / SHEET_PX)
+    scale = 0.5  # px per mm of the overlap test
+    taken = np.zeros((int(plane_h * scale) + 1, int(plane_w * scale) + 1), np.uint8)
+    for T in cards:
+        cv2.fillConvexPoly(taken, np.round(_project(T, _CARD_MM) * scale).astype(np.int32), 1)
+    for quad in g.mat_marker_corners().values() if mat else ():
+        cv2.fillConvexPoly(taken, np.round(np.float32(quad) * scale).astype(np.int32), 1)
+    best = None
+    for _ in range(24):
+        T = _card_transform(float(rng.uniform(0, plane_w)), float(rng.uniform(0, plane_h)), float(rng.uniform(-25, 25)), size)
+        m = np.zeros_like(taken)
+        corners = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+        cv2.fillConvexPoly(m, np.round(_project(T, corners) * scale).astype(np.int32), 1)
+        under = int((m & taken).sum())
+        if best is None or under < best[0]:
+            best = (under, T)
+    _paste(img, art, H @ best[1] @ np.diag([1 / SHEET_PX, 1 / SHEET_PX, 1]), shadow=0.15)
 
 
 def _visible(zmap: np.ndarray, poly: np.ndarray, z: int) -> tuple[float, bool]:

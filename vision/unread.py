@@ -19,7 +19,10 @@ make one sighting.
 Indices the edge-free finder (:mod:`vision.index_pairs`) placed from their
 ink and the reader declined count too (:func:`pair_looks`): a card under
 the next one of a stagger often shows its index but no paper corner of its
-own, and it vanished the same way.
+own, and it vanished the same way.  Only where the card such an index
+implies lies partly under a card found (:data:`MIN_UNDER`): with no card
+edge to vouch for it, a digit over a digit on a score pad or a page of
+rules beside the cards was an unknown card in most frames.
 
 Pure functions: the pipeline gathers the corners and the known outlines."""
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from . import geometry as g
@@ -48,6 +52,9 @@ SAME_INDEX_MM = 6.0
 #: wide as it is tall; the slivers of a line (a card's edge, the mat's frame
 #: under a lamp) that the edge-free finder may pair are not
 MIN_SUIT_ASPECT = 0.35
+#: an index found from its ink alone (the edge-free finder) counts only when
+#: the card it implies lies this share of its face under a card found
+MIN_UNDER = 0.1
 #: at most this share of a card's face may look like the table (cards.find_notched_corners' 25 %)
 MAX_TABLE_SHARE = 0.25
 
@@ -126,6 +133,14 @@ def card_points(look: Look, n_u: int = 7, n_v: int = 10) -> np.ndarray:
     return look.point + uu.reshape(-1, 1) * look.u + vv.reshape(-1, 1) * look.v
 
 
+def _under_known(look: Look, known: list[np.ndarray]) -> bool:
+    """Whether the card ``look`` implies lies partly under a card found
+    (:data:`MIN_UNDER` of its face): a card in a stagger or a pile."""
+    card = np.float32(look.outline())
+    need = MIN_UNDER * g.CARD_W * g.CARD_H
+    return any(cv2.intersectConvexConvex(card, np.float32(o).reshape(-1, 2))[0] >= need for o in known)
+
+
 def inside_any(p: np.ndarray, outlines: list[np.ndarray]) -> bool:
     return any(inside(p, o) for o in outlines)
 
@@ -140,7 +155,8 @@ def unread_cards(
     """The unknown cards that ``looks`` (declined corners, each way seen)
     show, leaving out any whose index lies inside a ``known`` outline (plane
     mm) or near a ``known_anchors`` index, or that has the centre of a card
-    found or kept before.  One look per corner: the indexed one, or the one
+    found or kept before, and any found from its ink alone (a look keyed
+    below zero, :func:`pair_looks`) that lies under no ``known`` card.  One look per corner: the indexed one, or the one
     less like junk when both ways held an index layout.  ``table_share``
     (points in plane mm -> the share that looks like bare table,
     :func:`vision.cards.table_share_fn`): a way whose card would lie over
@@ -151,6 +167,8 @@ def unread_cards(
     for x in looks:
         if not x.indexed or not np.all(np.isfinite(x.look.point)):
             continue
+        if x.look.corner < 0 and not _under_known(x.look, known):
+            continue  # an index found from its ink alone, on no card found: print (a page of rules, a score pad)
         if table_share is not None and table_share(card_points(x.look)) > MAX_TABLE_SHARE:
             continue  # the card this way would lie over bare table: the other way, or no card
         if inside_any(anchor(x.look), known):
