@@ -144,6 +144,7 @@ UNREAD_MAX_LENGTH = 1.25
 #: a paper region this many cards large with no card found on it is a sheet of
 #: paper (an A5 score pad is 5.6 cards, an A4 page 11), whose corners are no card's
 SHEET_CARDS = 5.0
+SHEET_RECTANGULARITY = 0.75
 #: a blob lying whole as a card does that says a scale this many times the one
 #: kept, or less by as much, is not a card (a sheet of A4 or A5 paper)
 WHOLE_SCALE_AGREE = 1.25
@@ -519,8 +520,7 @@ class VisionPipeline:
         unsure = self._scale is None or bool(self._whole_unconfirmed)
         if not result.mat_seen and unsure and self._count >= self._next_scale_search:
             result = self._search_scale(frame, base, result)
-            if self._scale is None or _found_on(result, self._whole_unconfirmed):
-                self._whole_unconfirmed = []
+            self._whole_unconfirmed = []  # the blobs' scale stood against the others, or lost
             if self._scale is not None and self._no_mat_work_f(h, w) > NO_MAT_FINER * base.f:
                 # the scale found says the cards lie small in the frame: read it again finer
                 result = self._process(frame, self._base_at(frame, base.gray, base.cal), read_pips=True)
@@ -544,7 +544,8 @@ class VisionPipeline:
         self._next_scale_search = self._count + SCALE_SEARCH_EVERY
         guess = guessed_scale(frame.shape, 1.0)  # frame px per mm, as self._scale
         best, best_n, best_scale = result, _cards_read(result), self._scale
-        if best_scale is not None:
+        from_blobs = best_scale is not None
+        if from_blobs:
             # read at a blob's scale (a sheet of paper as a card lying whole): the guess is a
             # candidate too, kept as the scale if it wins (the blob would set its own again)
             self._scale = guess
@@ -566,7 +567,8 @@ class VisionPipeline:
         if est is not None and abs(math.log(est)) >= math.log(1.1):
             self._scale = guess * est
             r = self._process(frame, base, read_pips=False)
-            if _cards_read(r) >= best_n:
+            # it wins ties against the guess, not against blobs lying whole that read as many
+            if _cards_read(r) > best_n or (_cards_read(r) == best_n and not from_blobs):
                 best, best_n, best_scale = r, _cards_read(r), guess * est
         elif est is not None and best_scale in (None, guess):
             best_scale = guess * est
@@ -1772,7 +1774,9 @@ def _found_on(result: FrameResult, outlines: list[np.ndarray]) -> bool:
 
 def _sheets(blobs, found: list[_Found]) -> set[int]:
     """The paper regions that are sheets of paper, not cards: at least
-    :data:`SHEET_CARDS` cards' area, with no card found on them.  A page of
+    :data:`SHEET_CARDS` cards' area, as rectangular as a card lying whole
+    (:data:`SHEET_RECTANGULARITY`: a pile of cards that large is ragged),
+    with no card found on them.  A page of
     rules or a score pad lies beside the cards on many tables, and a
     heading by its corner was cut as a rank and a suit: an unknown card
     there in most frames (bench/vision_print.py).  A long staggered pile is
@@ -1780,7 +1784,7 @@ def _sheets(blobs, found: list[_Found]) -> set[int]:
     asked (a rule for regions two cards long lost a 720p scene's 2 of clubs)."""
     out = set()
     for bi, b in enumerate(blobs):
-        if b.area < SHEET_CARDS * CARD_AREA:
+        if b.area < SHEET_CARDS * CARD_AREA or b.rectangularity < SHEET_RECTANGULARITY:
             continue
         contour = b.contour_plane.reshape(-1, 1, 2).astype(np.float32)
         if not any(cv2.pointPolygonTest(contour, (float(a[0]), float(a[1])), False) >= 0 for x in found for a in x.anchors):
