@@ -845,7 +845,10 @@ class VisionPipeline:
             seen = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
             return table_share(points[seen]) if seen.sum() >= 10 else 1.0  # a card mostly out of view: no card
 
-        return [_Found("unknown", x.outline, list(x.anchors), UNREAD_CONFIDENCE) for x in unread_cards(looks, known, anchors, share_in_frame)]
+        # an unknown card vouches for no other (a score pad's column cut off as one)
+        over = [x.outline for x in found if x.kind != "unknown"]
+        unread = unread_cards(looks, known, anchors, share_in_frame, over=over)
+        return [_Found("unknown", x.outline, list(x.anchors), UNREAD_CONFIDENCE) for x in unread]
 
     def _fused(self, frame, plane: Plane, declined, blobs, reads, glyphs_of=extract_glyphs) -> list[tuple[int, _Found, tuple]]:
         """Cards read from several declined index corners together

@@ -151,12 +151,15 @@ def unread_cards(
     known_anchors: list[np.ndarray] = (),
     table_share: Callable[[np.ndarray], float] | None = None,
     tol: float = FUSION.same_card_mm,
+    over: list[np.ndarray] | None = None,
 ) -> list[UnreadCard]:
     """The unknown cards that ``looks`` (declined corners, each way seen)
     show, leaving out any whose index lies inside a ``known`` outline (plane
     mm) or near a ``known_anchors`` index, or that has the centre of a card
     found or kept before, and any found from its ink alone (a look keyed
-    below zero, :func:`pair_looks`) that lies under no ``known`` card.  One look per corner: the indexed one, or the one
+    below zero, :func:`pair_looks`) that lies under none of the cards
+    ``over`` (outlines of cards read, backs and printed cards: not unknown
+    ones, a score pad's column cut off as one; default ``known``).  One look per corner: the indexed one, or the one
     less like junk when both ways held an index layout.  ``table_share``
     (points in plane mm -> the share that looks like bare table,
     :func:`vision.cards.table_share_fn`): a way whose card would lie over
@@ -167,7 +170,7 @@ def unread_cards(
     for x in looks:
         if not x.indexed or not np.all(np.isfinite(x.look.point)):
             continue
-        if x.look.corner < 0 and not _under_known(x.look, known):
+        if x.look.corner < 0 and not _under_known(x.look, known if over is None else over):
             continue  # an index found from its ink alone, on no card found: print (a page of rules, a score pad)
         if table_share is not None and table_share(card_points(x.look)) > MAX_TABLE_SHARE:
             continue  # the card this way would lie over bare table: the other way, or no card
