@@ -82,3 +82,23 @@ def test_an_index_found_from_ink_alone_is_an_unknown_card_only_under_a_card_foun
     on_a_page = UnreadLook(Look(-2, np.array([300.0, 0.0]), u, v), True)
     cards = unread_cards([in_pile, on_a_page], [above])
     assert len(cards) == 1 and np.allclose(cards[0].anchors[0], [5.0, 8.0])
+
+
+def _whole_blob(cx: float, scale: float, size=(63.0, 88.0)):
+    """A paper region lying whole, ``scale`` work px a mm, ``size`` mm (a card's, or a sheet's)."""
+    from vision.cards import Blob
+
+    w, h = size[0] * scale, size[1] * scale
+    rect = ((cx, 100.0), (w, h), 0.0)
+    box = np.float32([[cx - w / 2, 100 - h / 2], [cx + w / 2, 100 - h / 2], [cx + w / 2, 100 + h / 2], [cx - w / 2, 100 + h / 2]])
+    return Blob(box, box, w * h, rect, 1.0)
+
+
+def test_blobs_lying_whole_that_disagree_are_not_averaged():
+    from vision.pipeline import VisionPipeline as VP
+
+    card, pad = _whole_blob(100, 2.0), _whole_blob(600, 2.0, size=(148.0, 210.0))  # an A5 pad: 2.36 times a card
+    est, whole = VP._estimate_scale([card, pad])
+    assert est == pytest.approx(2.0, rel=0.02) and len(whole) == 1  # the smaller on a tie: a sheet is the larger
+    est, whole = VP._estimate_scale([card, _whole_blob(300, 2.1), pad])
+    assert est == pytest.approx(2.05, rel=0.02) and len(whole) == 2  # the two that agree

@@ -144,6 +144,8 @@ UNREAD_MAX_LENGTH = 1.25
 #: a paper region this many cards large with no card found on it is a sheet of
 #: paper (an A5 score pad is 5.6 cards, an A4 page 11), whose corners are no card's
 SHEET_CARDS = 5.0
+#: and fills this share of its bounding rectangle (a pile of 11 cards 5 cards large: 0.59,
+#: 720p seed 160; a page partly out of view or under a hand: 0.46-0.99)
 SHEET_RECTANGULARITY = 0.75
 #: a blob lying whole as a card does that says a scale this many times the one
 #: kept, or less by as much, is not a card (a sheet of A4 or A5 paper)
@@ -1777,12 +1779,12 @@ def _found_on(result: FrameResult, outlines: list[np.ndarray]) -> bool:
 
 def _sheets(blobs, found: list[_Found]) -> set[int]:
     """The paper regions that are sheets of paper, not cards: at least
-    :data:`SHEET_CARDS` cards' area, as rectangular as a card lying whole
-    (:data:`SHEET_RECTANGULARITY`: a pile of cards that large is ragged),
-    with no card found on them.  A page of
-    rules or a score pad lies beside the cards on many tables, and a
-    heading by its corner was cut as a rank and a suit: an unknown card
-    there in most frames (bench/vision_print.py).  A long staggered pile is
+    :data:`SHEET_CARDS` cards' area, filling :data:`SHEET_RECTANGULARITY`
+    of their bounding rectangle (a pile of cards that large is ragged),
+    with no card found on them.  A page of rules or a score pad lies
+    beside the cards on many tables, and a heading by its corner was cut
+    as a rank and a suit: an unknown card there in most frames
+    (bench/vision_print.py).  A long staggered pile is
     no sheet: its cards are found by the edge-free finder, after this is
     asked (a rule for regions two cards long lost a 720p scene's 2 of clubs)."""
     out = set()
