@@ -108,7 +108,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .cards import TABLE_NEAR, Plane, background_colour, sample_patch
+from .cards import TABLE_NEAR, Plane, background_colour, inside, sample_patch
 from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, read_patch
 
 #: a rank glyph's height (box extent along the card's long axis), mm
@@ -754,8 +754,7 @@ def in_print(tops, sheets=()) -> list[bool]:
     hundreds, every letter or digit over the next line's.  The clusters are
     those of discs of half that radius, drawn at 0.5 px a mm."""
     tops = np.asarray(tops, np.float64).reshape(-1, 2)
-    polys = [np.float32(s).reshape(-1, 1, 2) for s in sheets]
-    on_sheet = [any(cv2.pointPolygonTest(p, (x, y), False) >= 0 for p in polys) for x, y in tops.tolist()]
+    on_sheet = [any(inside(t, s) for s in sheets) for t in tops]
     if len(tops) < PRINT_CLUSTER:
         return on_sheet
     r = CROWD_MM / 2

@@ -1769,14 +1769,7 @@ def _found_on(result: FrameResult, outlines: list[np.ndarray]) -> bool:
     """Whether a card, back or printed card was found on one of ``outlines``
     (frame px): read there (its anchors; a card read at a scale twice too
     large has an outline twice as large, whose middle may lie anywhere)."""
-    polys = [np.float32(o).reshape(-1, 1, 2) for o in outlines]
-    return any(
-        cv2.pointPolygonTest(p, (float(x), float(y)), False) >= 0
-        for sg in result.sightings
-        if sg.kind != "unknown"
-        for x, y in sg.anchors_px
-        for p in polys
-    )
+    return any(inside_any(a, outlines) for sg in result.sightings if sg.kind != "unknown" for a in sg.anchors_px)
 
 
 def _sheets(blobs, found: list[_Found]) -> set[int]:
@@ -1789,14 +1782,14 @@ def _sheets(blobs, found: list[_Found]) -> set[int]:
     (bench/vision_print.py).  A long staggered pile is
     no sheet: its cards are found by the edge-free finder, after this is
     asked (a rule for regions two cards long lost a 720p scene's 2 of clubs)."""
-    out = set()
-    for bi, b in enumerate(blobs):
-        if b.area < SHEET_CARDS * CARD_AREA or b.rectangularity < SHEET_RECTANGULARITY:
-            continue
-        contour = b.contour_plane.reshape(-1, 1, 2).astype(np.float32)
-        if not any(cv2.pointPolygonTest(contour, (float(a[0]), float(a[1])), False) >= 0 for x in found for a in x.anchors):
-            out.add(bi)
-    return out
+    anchors = [a for x in found for a in x.anchors]
+    return {
+        bi
+        for bi, b in enumerate(blobs)
+        if b.area >= SHEET_CARDS * CARD_AREA
+        and b.rectangularity >= SHEET_RECTANGULARITY
+        and not any(inside(a, b.contour_plane) for a in anchors)
+    }
 
 
 def _finder_known(found: list[_Found]) -> tuple[list[np.ndarray], list[np.ndarray]]:

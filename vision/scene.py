@@ -421,11 +421,11 @@ def _lay_sheet(
         cv2.fillConvexPoly(taken, np.round(_project(T, _CARD_MM) * scale).astype(np.int32), 1)
     for quad in g.mat_marker_corners().values() if mat else ():
         cv2.fillConvexPoly(taken, np.round(np.float32(quad) * scale).astype(np.int32), 1)
+    corners = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
     best = None
     for _ in range(24):
         T = _card_transform(float(rng.uniform(0, plane_w)), float(rng.uniform(0, plane_h)), float(rng.uniform(-25, 25)), size)
         m = np.zeros_like(taken)
-        corners = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
         cv2.fillConvexPoly(m, np.round(_project(T, corners) * scale).astype(np.int32), 1)
         under = int((m & taken).sum())
         if best is None or under < best[0]:

@@ -21,7 +21,6 @@ PX = 6
 #: the sheets' sizes, mm: an A4 page of rules, an A5 score pad
 RULES_MM = (210.0, 297.0)
 SCORE_MM = (148.0, 210.0)
-SHEETS = ("rules", "score")
 
 _WORDS = (
     "each player draws two cards and may play one base striker support ace indicator "
@@ -92,10 +91,13 @@ def score_sheet(rng: np.random.Generator) -> np.ndarray:
     return _bgra(img)
 
 
+#: the sheets by name, and how each is drawn
+DRAWERS = {"rules": rules_sheet, "score": score_sheet}
+SHEETS = tuple(DRAWERS)
+
+
 def sheet_art(kind: str, rng: np.random.Generator) -> np.ndarray:
     """The sheet ``kind`` (one of :data:`SHEETS`) drawn with ``rng``."""
-    if kind == "rules":
-        return rules_sheet(rng)
-    if kind == "score":
-        return score_sheet(rng)
-    raise ValueError(f"no sheet {kind!r}; sheets: {', '.join(SHEETS)}")
+    if kind not in DRAWERS:
+        raise ValueError(f"no sheet {kind!r}; sheets: {', '.join(SHEETS)}")
+    return DRAWERS[kind](rng)

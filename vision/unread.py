@@ -159,8 +159,9 @@ def unread_cards(
     found or kept before, and any found from its ink alone (a look keyed
     below zero, :func:`pair_looks`) that lies under none of the cards
     ``over`` (outlines of cards read, backs and printed cards: not unknown
-    ones, a score pad's column cut off as one; default ``known``).  One look per corner: the indexed one, or the one
-    less like junk when both ways held an index layout.  ``table_share``
+    ones, a score pad's column cut off as one; default ``known``).  One
+    look per corner: the indexed one, or the one less like junk when both
+    ways held an index layout.  ``table_share``
     (points in plane mm -> the share that looks like bare table,
     :func:`vision.cards.table_share_fn`): a way whose card would lie over
     more than :data:`MAX_TABLE_SHARE` of table is not the card's (a
