@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from vision import corner_index, glyph_model, near_pip
+from vision import corner_index, glyph_model, near_pip, pip_check
 from vision import pipeline as pl
 from vision.evaluate import score
 from vision.pipeline import VisionPipeline
@@ -56,6 +56,9 @@ def test_the_face_beside_the_index_declines_a_rank_of_another_shape(seed, misrea
     # networks, took scene 218's 5 of hearts for an 8 at a place this
     # guard does not look; with the shipped glyph networks it is read right)
     monkeypatch.setattr(corner_index, "THRESHOLDS", _glyph_reader_alone())
+    # the whole face's count is another guard (since session 46 it sees scene 793's 5 of
+    # diamonds lying whole, and declines its 6 too): this one is tested alone
+    monkeypatch.setattr(pip_check, "contradicts", lambda *a, **k: False)
     assert misread not in _misread(seed)
     _no_layout_check(monkeypatch)
     assert misread in _misread(seed)

@@ -528,6 +528,10 @@ class VisionPipeline:
             if self._scale is not None and self._no_mat_work_f(h, w) > NO_MAT_FINER * base.f:
                 # the scale found says the cards lie small in the frame: read it again finer
                 result = self._process(frame, self._base_at(frame, base.gray, base.cal), read_pips=True)
+            elif self._scale is not None:
+                # the search read without pips (a pip read tipped its counts); at the scale it
+                # chose they are read now, as every later frame reads them, not a frame late
+                result = self._process(frame, base, read_pips=True)
         return result
 
     def _search_scale(self, frame: np.ndarray, base: _FrameBase, result: FrameResult) -> FrameResult:
@@ -698,6 +702,9 @@ class VisionPipeline:
                 min_px_per_mm=0.0 if light else NOTCHED_MIN_PX_PER_MM,
                 unmirrored=not light,
             )
+        # readings the cards' own pips contradicted, read again by another route, go before
+        # the pips are read: such a reading kept the pips of its card from being looked at
+        found = _not_refuted(found, refuted)
         # number cards still unread whose face lies uncovered: their pips (vision.pips)
         for looks, face, evs in self._pip_faces(frame, plane, declined, blobs, found, glyphs_of) if read_pips else []:
             r = pips.decide(face, evs)
@@ -1053,9 +1060,10 @@ class VisionPipeline:
         if not covered and pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, c.point, u, v)), reading.rank, reading.suit):
             return True
         # the first row of pips beside the index, where it shows (vision.near_pip): its layout
-        # may rule the rank out; its suit, on a covered face, a black suit (the reader's suit
-        # misreads at 720p are all black, docs/vision.md)
-        suit_too = covered and reading.suit not in RED_SUITS
+        # may rule the rank out; its suit a black suit (the reader's suit misreads at 720p are
+        # all black, docs/vision.md), on an uncovered face too: the whole face's pooled suit
+        # may be unsure where the row's is not (720p scene 63, a 7 of spades read as clubs)
+        suit_too = reading.suit not in RED_SUITS
         row = near_pip.sample_row(frame, plane, c.point, u, v, contour=blob.contour_plane, rank=reading.rank, layout_only=not suit_too)
         if _layout_rules_out(frame, plane, c.point, u, v, reading.rank, others, corners, contour=blob.contour_plane, row=row):
             return True

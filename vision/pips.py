@@ -42,11 +42,19 @@ FACE_PPM = 2.0
 MIN_SPAN_MM = (15.0, 38.0)
 #: margin of a pip's grey view around its box (as corner_index.VIEW_PAD)
 VIEW_PAD = 3
+#: how far (mm) the card outline's corners are moved towards its centre before its
+#: share on the paper is measured, leaving out a rim 2.9 mm wide along the long edges
+#: and 4 mm at the ends: the paper region's edge runs 1-2 mm inside the card's (its
+#: rounded corners, the mask's blur), and no pip lies in that rim (the generator's
+#: pips lie 13 mm or more inside the edge; 41 third-party decks' 9.5 mm from the long
+#: edges, 5.4 mm from the ends).  At 2 mm, 720p bench cards lying whole measured
+#: 0.95-0.96 and were not read by their pips
+COVER_MARGIN_MM = 5.0
 
 
 @dataclass(frozen=True)
 class PipThresholds:
-    #: the card outline's share (shrunk 2 mm) that must lie on the corner's paper region
+    #: the card outline's share (its corners COVER_MARGIN_MM in) that must lie on the corner's paper region
     cover: float = 0.97
     #: pip height, mm (a 720p pip is 12-20 px; the index suit is 3-5 mm)
     min_pip_mm: float = 5.5
@@ -106,9 +114,9 @@ class PipReading:
     confidence: float
 
 
-def face_cover(outline: np.ndarray, contour: np.ndarray, shrink: float = 2.0) -> float:
-    """The share of the card ``outline`` (plane mm, 4 corners), shrunk by
-    ``shrink`` mm all round, that lies inside the paper region ``contour``
+def face_cover(outline: np.ndarray, contour: np.ndarray, shrink: float = COVER_MARGIN_MM) -> float:
+    """The share of the card ``outline`` (plane mm, 4 corners), its corners
+    moved ``shrink`` mm towards its centre, that lies inside the paper region ``contour``
     (plane mm): 1 when no other card or hand covers the face.  Rasterised at
     1 px/mm over the outline's box; 0 at once when a corner of the shrunk
     outline lies more than 5 mm off the paper."""
