@@ -147,6 +147,9 @@ SHEET_CARDS = 5.0
 #: and fills this share of its bounding rectangle (a pile of 11 cards 5 cards large: 0.59,
 #: 720p seed 160; a page partly out of view or under a hand: 0.46-0.99)
 SHEET_RECTANGULARITY = 0.75
+#: or this many cards large, filling this share of its bounding rectangle
+SQUARE_SHEET_CARDS = 2.5
+SQUARE_SHEET_RECTANGULARITY = 0.9
 #: a blob lying whole as a card does that says a scale this many times the one
 #: kept, or less by as much, is not a card: a sheet of A5 paper says 2.36 times
 #: a card's, A4 3.4; two cards 45 degrees of tilt apart in depth, up to 1.5
@@ -1794,8 +1797,10 @@ def _sheets(blobs, found: list[_Found]) -> set[int]:
     return {
         bi
         for bi, b in enumerate(blobs)
-        if b.area >= SHEET_CARDS * CARD_AREA
-        and b.rectangularity >= SHEET_RECTANGULARITY
+        if (
+            (b.area >= SHEET_CARDS * CARD_AREA and b.rectangularity >= SHEET_RECTANGULARITY)
+            or (b.area >= SQUARE_SHEET_CARDS * CARD_AREA and b.rectangularity >= SQUARE_SHEET_RECTANGULARITY)
+        )
         and not any(inside(a, b.contour_plane) for a in anchors)
     }
 
