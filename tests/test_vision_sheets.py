@@ -2,10 +2,13 @@
 are found as without it, and no card is reported on it
 (bench/vision_print.py measures the same on 60 scenes a size)."""
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import geometry as g
+from vision import pipeline as pl
+from vision.cards import Blob
 from vision.evaluate import score
 from vision.fusion import Look
 from vision.index_pairs import PRINT_CLUSTER, in_print
@@ -111,3 +114,33 @@ def test_blobs_lying_whole_that_disagree_are_not_averaged():
     assert est == pytest.approx(2.0, rel=0.02) and len(whole) == 1  # the smaller on a tie: a sheet is the larger
     est, whole = VP._estimate_scale([card, _whole_blob(300, 2.1), pad])
     assert est == pytest.approx(2.05, rel=0.02) and len(whole) == 2  # the two that agree
+
+
+def _blob(poly) -> Blob:
+    """A paper region of the polygon ``poly`` (plane mm), as find_blobs makes one."""
+    cp = np.asarray(poly, np.float32).reshape(-1, 2)
+    area = float(cv2.contourArea(cp))
+    rect = cv2.minAreaRect(cp)
+    return Blob(cp.copy(), cp, area, rect, area / (rect[1][0] * rect[1][1]))
+
+
+def _box(x0, y0, x1, y1):
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
+def test_a_sheet_cut_into_pieces_by_its_ruled_lines_is_one_sheet():
+    # an A5 pad's four columns, 1 mm rules between them, its heading cut off by a rule
+    columns = [_blob(_box(x, 12, x + 36, 210)) for x in (0, 37, 74, 111)]
+    heading = _blob(_box(0, 0, 148, 11))
+    assert pl._sheets(columns + [heading], []) == {0, 1, 2, 3, 4}
+    # a card found on a piece: that piece is no sheet's, the other columns still are one
+    card = pl._Found("card", np.array(_box(2, 20, 65, 108), float), [np.array([10.0, 30.0])], 0.9, "7", "hearts")
+    assert pl._sheets(columns + [heading], [card]) == {1, 2, 3}  # the heading would leave it ragged
+    # two cards side by side are too small; cards 20 mm apart are no pieces of one sheet
+    two = [_blob(_box(0, 0, 63, 88)), _blob(_box(64, 0, 127, 88))]
+    assert pl._sheets(two, []) == set()
+    apart = [_blob(_box(x, 0, x + 63, 88)) for x in (0, 83, 166)]
+    assert pl._sheets(apart, []) == set()
+    # pieces that together are ragged (an L of card-sized regions) are no sheet
+    ell = [_blob(_box(0, 0, 63, 88)), _blob(_box(64, 0, 127, 88)), _blob(_box(0, 89, 63, 177))]
+    assert pl._sheets(ell, []) == set()

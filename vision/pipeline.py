@@ -150,6 +150,10 @@ SHEET_RECTANGULARITY = 0.75
 #: or this many cards large, filling this share of its bounding rectangle
 SQUARE_SHEET_CARDS = 2.5
 SQUARE_SHEET_RECTANGULARITY = 0.9
+#: regions this close (mm) are pieces of one sheet cut by its ruled lines when together
+#: they are a sheet's shape (pipeline._ruled_pieces); pieces smaller than this many cards are not
+SHEET_PIECE_GAP_MM = 3.0
+SHEET_PIECE_CARDS = 0.2
 #: a blob lying whole as a card does that says a scale this many times the one
 #: kept, or less by as much, is not a card: a sheet of A5 paper says 2.36 times
 #: a card's, A4 3.4; two cards 45 degrees of tilt apart in depth, up to 1.5
@@ -1794,15 +1798,62 @@ def _sheets(blobs, found: list[_Found]) -> set[int]:
     no sheet: its cards are found by the edge-free finder, after this is
     asked (a rule for regions two cards long lost a 720p scene's 2 of clubs)."""
     anchors = [a for x in found for a in x.anchors]
-    return {
+    free = [bi for bi, b in enumerate(blobs) if b.area >= SHEET_PIECE_CARDS * CARD_AREA and not any(inside(a, b.contour_plane) for a in anchors)]
+    whole = {
         bi
-        for bi, b in enumerate(blobs)
-        if (
-            (b.area >= SHEET_CARDS * CARD_AREA and b.rectangularity >= SHEET_RECTANGULARITY)
-            or (b.area >= SQUARE_SHEET_CARDS * CARD_AREA and b.rectangularity >= SQUARE_SHEET_RECTANGULARITY)
-        )
-        and not any(inside(a, b.contour_plane) for a in anchors)
+        for bi in free
+        if (blobs[bi].area >= SHEET_CARDS * CARD_AREA and blobs[bi].rectangularity >= SHEET_RECTANGULARITY)
+        or (blobs[bi].area >= SQUARE_SHEET_CARDS * CARD_AREA and blobs[bi].rectangularity >= SQUARE_SHEET_RECTANGULARITY)
     }
+    return whole | _ruled_pieces(blobs, [bi for bi in free if bi not in whole])
+
+
+def _ruled_pieces(blobs, free: list[int]) -> set[int]:
+    """Paper regions that are pieces of one sheet cut apart by its ruled
+    lines (a score pad's columns and its heading's rule): regions within
+    :data:`SHEET_PIECE_GAP_MM` of each other whose union fills
+    :data:`SHEET_RECTANGULARITY` of its bounding rectangle and is
+    :data:`SQUARE_SHEET_CARDS` cards large.  ``free``: the candidate
+    regions (no card found on them), largest first is how they are joined."""
+    if len(free) < 2:
+        return set()
+    order = sorted(free, key=lambda bi: -blobs[bi].area)
+    outlines = {bi: blobs[bi].simplified()[0].astype(np.float32) for bi in order}
+
+    gaps: dict[tuple[int, int], float] = {}
+
+    def gap(a: int, b: int) -> float:
+        key = (min(a, b), max(a, b))
+        if key not in gaps:
+            pa, pb = outlines[a], outlines[b]
+            gaps[key] = math.inf if len(pa) < 3 or len(pb) < 3 else min(
+                min(-cv2.pointPolygonTest(pb.reshape(-1, 1, 2), (float(x), float(y)), True) for x, y in pa),
+                min(-cv2.pointPolygonTest(pa.reshape(-1, 1, 2), (float(x), float(y)), True) for x, y in pb),
+            )
+        return gaps[key]
+
+    out: set[int] = set()
+    taken: set[int] = set()
+    for seed in order:
+        if seed in taken:
+            continue
+        group, area = [seed], blobs[seed].area
+        grew = True
+        while grew:
+            grew = False
+            for bi in order:
+                if bi in taken or bi in group or not any(gap(bi, g_) <= SHEET_PIECE_GAP_MM for g_ in group):
+                    continue
+                pts = np.vstack([blobs[k].contour_plane.reshape(-1, 2) for k in (*group, bi)]).astype(np.float32)
+                (_, (rw, rh), _) = cv2.minAreaRect(pts)
+                if rw * rh > 0 and (area + blobs[bi].area) / (rw * rh) >= SHEET_RECTANGULARITY:
+                    group.append(bi)
+                    area += blobs[bi].area
+                    grew = True
+        if len(group) > 1 and area >= SQUARE_SHEET_CARDS * CARD_AREA:
+            out |= set(group)
+            taken |= set(group)
+    return out
 
 
 def _finder_known(found: list[_Found]) -> tuple[list[np.ndarray], list[np.ndarray]]:
