@@ -1791,7 +1791,9 @@ def _sheets(blobs, found: list[_Found]) -> set[int]:
     """The paper regions that are sheets of paper, not cards: at least
     :data:`SHEET_CARDS` cards' area, filling :data:`SHEET_RECTANGULARITY`
     of their bounding rectangle (a pile of cards that large is ragged),
-    with no card found on them.  A page of rules or a score pad lies
+    or :data:`SQUARE_SHEET_CARDS` filling :data:`SQUARE_SHEET_RECTANGULARITY`
+    (without a mat a pad may measure 3 cards), or pieces of one cut apart
+    by its ruled lines (:func:`_ruled_pieces`), with no card found on them.  A page of rules or a score pad lies
     beside the cards on many tables, and a heading by its corner was cut
     as a rank and a suit: an unknown card there in most frames
     (bench/vision_print.py).  A long staggered pile is
@@ -1814,7 +1816,8 @@ def _ruled_pieces(blobs, free: list[int]) -> set[int]:
     :data:`SHEET_PIECE_GAP_MM` of each other whose union fills
     :data:`SHEET_RECTANGULARITY` of its bounding rectangle and is
     :data:`SQUARE_SHEET_CARDS` cards large.  ``free``: the candidate
-    regions (no card found on them), largest first is how they are joined."""
+    regions (no card found on them); each group grows from the largest
+    region not yet in a sheet."""
     if len(free) < 2:
         return set()
     order = sorted(free, key=lambda bi: -blobs[bi].area)
