@@ -532,13 +532,12 @@ class VisionPipeline:
         if not result.mat_seen and unsure and self._count >= self._next_scale_search:
             result = self._search_scale(frame, base, result)
             self._whole_unconfirmed = []  # the blobs' scale stood against the others, or lost
-            if self._scale is not None and self._no_mat_work_f(h, w) > NO_MAT_FINER * base.f:
-                # the scale found says the cards lie small in the frame: read it again finer
-                result = self._process(frame, self._base_at(frame, base.gray, base.cal), read_pips=True)
-            elif self._scale is not None:
+            if self._scale is not None:
                 # the search read without pips (a pip read tipped its counts); at the scale it
-                # chose they are read now, as every later frame reads them, not a frame late
-                result = self._process(frame, base, read_pips=True)
+                # chose they are read now, as every later frame reads them, not a frame late,
+                # and finer where that scale says the cards lie small in the frame
+                finer = self._no_mat_work_f(h, w) > NO_MAT_FINER * base.f
+                result = self._process(frame, self._base_at(frame, base.gray, base.cal) if finer else base, read_pips=True)
         return result
 
     def _search_scale(self, frame: np.ndarray, base: _FrameBase, result: FrameResult) -> FrameResult:
@@ -1818,10 +1817,11 @@ def _ruled_pieces(blobs, free: list[int]) -> set[int]:
     :data:`SQUARE_SHEET_CARDS` cards large.  ``free``: the candidate
     regions (no card found on them); each group grows from the largest
     region not yet in a sheet."""
-    if len(free) < 2:
-        return set()
+    if len(free) < 2 or sum(blobs[bi].area for bi in free) < SQUARE_SHEET_CARDS * CARD_AREA:
+        return set()  # no group of them could be large enough (most frames of cards)
     order = sorted(free, key=lambda bi: -blobs[bi].area)
     outlines = {bi: blobs[bi].simplified()[0].astype(np.float32) for bi in order}
+    boxes = {bi: (o.min(axis=0), o.max(axis=0)) for bi, o in outlines.items() if len(o)}
 
     gaps: dict[tuple[int, int], float] = {}
 
@@ -1829,7 +1829,11 @@ def _ruled_pieces(blobs, free: list[int]) -> set[int]:
         key = (min(a, b), max(a, b))
         if key not in gaps:
             pa, pb = outlines[a], outlines[b]
-            gaps[key] = math.inf if len(pa) < 3 or len(pb) < 3 else min(
+            # regions whose bounding boxes lie further apart than the gap are further apart
+            apart = a not in boxes or b not in boxes or bool(
+                np.any(boxes[a][0] - boxes[b][1] > SHEET_PIECE_GAP_MM) or np.any(boxes[b][0] - boxes[a][1] > SHEET_PIECE_GAP_MM)
+            )
+            gaps[key] = math.inf if apart or len(pa) < 3 or len(pb) < 3 else min(
                 min(-cv2.pointPolygonTest(pb.reshape(-1, 1, 2), (float(x), float(y)), True) for x, y in pa),
                 min(-cv2.pointPolygonTest(pa.reshape(-1, 1, 2), (float(x), float(y)), True) for x, y in pb),
             )
