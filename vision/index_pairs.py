@@ -667,20 +667,23 @@ def spot_points(mask: np.ndarray, plane: Plane, box) -> tuple[np.ndarray, float]
     return pts, float(np.linalg.norm(ends[1] - ends[0]) / math.hypot(w, h))
 
 
-def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: Plane, wide: set | None = None):
+def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: Plane, wide: set | None = None, table=None):
     """Rank and suit run together into one spot (small glyphs: at 720p a
     millimetre's gap is a pixel or less, and the paper mask's opening closes
     it): an elongated spot of an index's length and width.  Its long axis is
     the card's; the rank may be at either end, so both are tried (the suit
     read as a rank does not read).  [(score, (spot,), top, v)]: ``top`` is
     the spot's end on its axis.  ``wide``, when given, gets the spots less
-    than ``ONE_GLYPH_ASPECT`` times as long as wide (a "10" over its suit)."""
+    than ``ONE_GLYPH_ASPECT`` times as long as wide (a "10" over its suit).
+    ``table``: (the first label of a light table's spots, the mask they are
+    holes of: their pixels are cut from it), or None."""
     out = []
     diag = spots.diag
     # a box's diagonal is at least as long as the spot in it
     for k in np.nonzero(~skip & (diag > MERGED_LEN[0] - 0.5) & (diag < 22.0))[0].tolist():
         x, y, w, h, area = spots.boxes[k].tolist()
-        crop = cv2.bitwise_not(mask[y : y + h, x : x + w])
+        m = table[1] if table is not None and int(spots.labels[k]) >= table[0] else mask
+        crop = cv2.bitwise_not(m[y : y + h, x : x + w])
         n, lab, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
         if n < 2:
             continue
@@ -693,6 +696,8 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
         if (a + c + root) < 1.9 * (a + c - root):  # second moments: not twice as long as wide (a pip)
             continue
         ys, xs = np.nonzero(blob)
+        if len(xs) < 2:
+            continue  # one pixel has no axis (a light table's speck; its moments passed as a line's)
         pts = plane.to_plane(np.stack((xs + (x + 0.5), ys + (y + 0.5)), axis=1)).astype(np.float64)
         mean = pts.mean(axis=0)
         dm = pts - mean
@@ -796,6 +801,7 @@ def find_index_pairs(
     glyphs_of=None,
     read_at=None,
     sheets=(),
+    table_holes=None,
 ) -> list[PairReading]:
     """Corner indices found from their rank/suit ink pairs.
 
@@ -814,7 +820,11 @@ def find_index_pairs(
     about as often, and each try costs as much as a corner's).
 
     ``seal``: also take ink joined to the table through a paper region's
-    outline (:func:`sealed_holes`) as spots; ``bg_tiles``: the table colour
+    outline (:func:`sealed_holes`) as spots; ``table_holes``: more spots,
+    (stats, centroids, mask), that only a light table's light encloses
+    (vision.pipeline.light_table_holes): pairs with one of them are tried
+    after every other but print and wide spots, and count only at
+    ``SEALED_CONFIDENCE``, as a sealed spot's; ``bg_tiles``: the table colour
     per tile that the pipeline worked out (made again from the frame when
     None).
 
@@ -838,6 +848,11 @@ def find_index_pairs(
         extra_stats, extra_cents, mask = sealed_holes(mask, plane, frame, bg_tiles)
         if len(extra_stats) > 1:
             holes = (np.concatenate((holes[0], extra_stats[1:])), np.concatenate((holes[1], extra_cents[1:])))
+    n_table = len(holes[0])  # and from here on the light table's (table_holes)
+    table = None  # (n_table, the mask those are holes of): their pixels are measured in it
+    if table_holes is not None and len(table_holes[0]):
+        holes = (np.concatenate((holes[0], table_holes[0])), np.concatenate((holes[1], table_holes[1])))
+        table = (n_table, table_holes[2])
     spots = ink_spots(holes, plane, gray, frame=frame)
     if trace is not None:
         none = np.zeros(len(spots.centres), bool)
@@ -864,7 +879,8 @@ def find_index_pairs(
 
     def points(k: int) -> tuple[np.ndarray, float]:
         if k not in cache:
-            cache[k] = spot_points(mask, plane, spots.boxes[idx[k]])
+            m = table[1] if table is not None and int(spots.labels[idx[k]]) >= table[0] else mask
+            cache[k] = spot_points(m, plane, spots.boxes[idx[k]])
         return cache[k]
 
     pairs = candidate_pairs(spots.subset(small), skip[small], points)
@@ -886,7 +902,7 @@ def find_index_pairs(
                 top = rc + min(float((top - rc) @ v), float((suit_top - rc) @ v) - 0.8 - 1.4 * sh) * v
             cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), top, v))
     wide: set[int] = set()
-    cands += merged_candidates(spots, skip, mask, plane, wide)
+    cands += merged_candidates(spots, skip, mask, plane, wide, table)
     cands.sort(key=lambda c: c[0])
     # pairs with the card's end beyond the rank first; the others (a card
     # edge lost against a white card next to it) after them, fewer
@@ -904,7 +920,8 @@ def find_index_pairs(
     # candidate, so that it does not use up the frame's MAX_TRIES before them
     is_wide = [len(c[1]) == 1 and c[1][0] in wide for c in cands]
     printed = in_print([c[2] for c in cands], sheets)
-    order = sorted(range(len(cands)), key=lambda k: (printed[k], is_wide[k], late[k]))
+    on_table = [any(int(spots.labels[i]) >= n_table for i in c[1]) for c in cands]
+    order = sorted(range(len(cands)), key=lambda k: (printed[k], is_wide[k], on_table[k], late[k]))
     cands, edge, late, is_wide, printed = ([x[k] for k in order] for x in (cands, edge, late, is_wide, printed))
     out: list[PairReading] = []
     used = skip.copy()

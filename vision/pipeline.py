@@ -92,6 +92,9 @@ STATIC_LEVELS = 6
 ZOOM = 1.6
 #: and confirmed from a patch covering this many times as much
 ZOOM_CHECK = 1.6
+#: on a light neutral table without a mat, a pixel at least this share of the table's
+#: brightness is paper or table, never ink, to the edge-free finder (light_table_holes)
+LIGHT_TABLE_INK = 0.8
 #: mm a notched corner's confirming patch is moved in along both edges
 NOTCH_CHECK = 0.6
 #: a stacked index read from an ink spot (not a paper corner) at less than this confidence
@@ -682,9 +685,12 @@ class VisionPipeline:
         # a sheet of paper's print is tried after every other candidate (a page of rules took
         # the frame's tries from a staggered pile's cards: bench/vision_print.py)
         sheets = [blobs[bi].contour_plane for bi in _sheets(blobs, found)]
+        # on a light table without a mat, ink the table's light encloses (not inside the scale
+        # search, whose candidates are compared by the count of cards read)
+        table_holes = light_table_holes(mask, work_gray, bg, holes) if cal is None and read_pips and light_neutral_table(bg) else None
         for p in find_index_pairs(
             frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined,
-            glyphs_of=glyphs_of, read_at=pair_read, sheets=sheets,
+            glyphs_of=glyphs_of, read_at=pair_read, sheets=sheets, table_holes=table_holes,
         ):
             r = p.reading
             if read_pips and r.rank in NUMBER_RANKS:
@@ -1579,6 +1585,26 @@ def _region_patches(frame, plane: Plane, bi: int, blob, table_share, zooms=(1.0,
 def guessed_scale(frame_shape, work_f: float) -> float:
     """Work px per pseudo-mm when nothing says: the frame's longer side spans :data:`GUESSED_SPAN_MM`."""
     return max(frame_shape[:2]) * work_f / GUESSED_SPAN_MM
+
+
+def light_table_holes(mask: np.ndarray, work_gray: np.ndarray, bg: np.ndarray, holes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ink spots that only the light of a light neutral table encloses, for
+    the edge-free finder: (stats, centroids, the mask they are holes of),
+    none of them one of ``holes`` (the paper mask's own).
+
+    On a white or light grey cloth the paper mask misses card paper in
+    shade (a hand's shadow, a lamp's fall-off, a cream face hardly brighter
+    than the cloth), and an index on it joins the table or the hand beside
+    it instead of being a hole in the paper.  There every pixel at least
+    ``LIGHT_TABLE_INK`` of the table's brightness is taken for paper or
+    table, which ink never is, and the holes of that mask that the paper
+    mask did not have are the new spots."""
+    level = float(np.median(bg.max(axis=2)))
+    light = cv2.bitwise_or(mask, ((work_gray >= LIGHT_TABLE_INK * level) * 255).astype(np.uint8))
+    stats, cents = VisionPipeline._holes(light)
+    own = {tuple(r) for r in holes[0][1:].tolist()}
+    new = [k for k in range(1, len(stats)) if tuple(stats[k].tolist()) not in own]
+    return stats[new], cents[new], light
 
 
 def _cards_read(result: FrameResult) -> int:
