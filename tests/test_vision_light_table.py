@@ -63,3 +63,14 @@ def test_a_dark_table_gets_no_table_spots(monkeypatch):
         assert truth.background in ("felt", "wood", "plaid")
         VisionPipeline(reuse_static=False).process(img)
     assert calls == []
+
+
+def test_a_stacked_index_at_its_papers_edge_on_a_light_table_is_found():
+    # seed 842 (720p, no mat, a light grey table): the 10 of clubs lies under another card
+    # with its index at its paper's edge; the sibling-index search found it among the
+    # table's spots (before: 4 of 7 cards found, now 5)
+    img, truth = render_scene(1280, 720, 4 + 842 % 9, seed=842, mat=False)
+    result = VisionPipeline(reuse_static=False).process(img)
+    assert ("10", "clubs") in {(s.rank, s.suit) for s in result.sightings if s.kind == "card"}
+    s = score(result, truth)
+    assert s.found == s.read == 5 and not s.misread and s.false_cards == 0

@@ -673,7 +673,11 @@ class VisionPipeline:
             if bi in unread_blobs:
                 unread_blobs.remove(bi)
         holes = self._holes(mask)
-        found += self._sibling_indices(frame, holes, plane, all_reads)
+        # on a light table without a mat, ink the table's light encloses (not inside the scale
+        # search, whose candidates are compared by the count of cards read)
+        table_holes = light_table_holes(mask, work_gray, bg, holes) if cal is None and read_pips and light_neutral_table(bg) else None
+        sibling_holes = holes if table_holes is None else tuple(np.concatenate((a, b)) for a, b in zip(holes, table_holes[:2], strict=True))
+        found += self._sibling_indices(frame, sibling_holes, plane, all_reads)
         # indices with no card edge of their own: rank/suit ink pairs (vision.index_pairs)
         known = _finder_known(found)
         pair_declined: list = []
@@ -685,9 +689,6 @@ class VisionPipeline:
         # a sheet of paper's print is tried after every other candidate (a page of rules took
         # the frame's tries from a staggered pile's cards: bench/vision_print.py)
         sheets = [blobs[bi].contour_plane for bi in _sheets(blobs, found)]
-        # on a light table without a mat, ink the table's light encloses (not inside the scale
-        # search, whose candidates are compared by the count of cards read)
-        table_holes = light_table_holes(mask, work_gray, bg, holes) if cal is None and read_pips and light_neutral_table(bg) else None
         for p in find_index_pairs(
             frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined,
             glyphs_of=glyphs_of, read_at=pair_read, sheets=sheets, table_holes=table_holes,
