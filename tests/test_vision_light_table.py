@@ -1,7 +1,7 @@
 """Ink on a light neutral table: an index whose paper the paper mask misses
 (in a hand's shade, a cream face hardly brighter than a white cloth) joins
 the table, and only the table's light encloses it as an ink spot for the
-edge-free finder (vision.pipeline.light_table_holes)."""
+edge-free finder and the stacked-index search (vision.pipeline.light_table_holes)."""
 
 import cv2
 import numpy as np

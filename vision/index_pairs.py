@@ -667,6 +667,12 @@ def spot_points(mask: np.ndarray, plane: Plane, box) -> tuple[np.ndarray, float]
     return pts, float(np.linalg.norm(ends[1] - ends[0]) / math.hypot(w, h))
 
 
+def _mask_of(k: int, spots: Spots, mask: np.ndarray, table) -> np.ndarray:
+    """The mask spot ``k`` is a hole of: ``table``'s for a light table's
+    spot (``table``: its first label and its mask, or None), else ``mask``."""
+    return table[1] if table is not None and int(spots.labels[k]) >= table[0] else mask
+
+
 def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: Plane, wide: set | None = None, table=None):
     """Rank and suit run together into one spot (small glyphs: at 720p a
     millimetre's gap is a pixel or less, and the paper mask's opening closes
@@ -682,8 +688,7 @@ def merged_candidates(spots: Spots, skip: np.ndarray, mask: np.ndarray, plane: P
     # a box's diagonal is at least as long as the spot in it
     for k in np.nonzero(~skip & (diag > MERGED_LEN[0] - 0.5) & (diag < 22.0))[0].tolist():
         x, y, w, h, area = spots.boxes[k].tolist()
-        m = table[1] if table is not None and int(spots.labels[k]) >= table[0] else mask
-        crop = cv2.bitwise_not(m[y : y + h, x : x + w])
+        crop = cv2.bitwise_not(_mask_of(k, spots, mask, table)[y : y + h, x : x + w])
         n, lab, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
         if n < 2:
             continue
@@ -879,8 +884,7 @@ def find_index_pairs(
 
     def points(k: int) -> tuple[np.ndarray, float]:
         if k not in cache:
-            m = table[1] if table is not None and int(spots.labels[idx[k]]) >= table[0] else mask
-            cache[k] = spot_points(m, plane, spots.boxes[idx[k]])
+            cache[k] = spot_points(_mask_of(idx[k], spots, mask, table), plane, spots.boxes[idx[k]])
         return cache[k]
 
     pairs = candidate_pairs(spots.subset(small), skip[small], points)

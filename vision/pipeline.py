@@ -1590,8 +1590,9 @@ def guessed_scale(frame_shape, work_f: float) -> float:
 
 def light_table_holes(mask: np.ndarray, work_gray: np.ndarray, bg: np.ndarray, holes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ink spots that only the light of a light neutral table encloses, for
-    the edge-free finder: (stats, centroids, the mask they are holes of),
-    none of them one of ``holes`` (the paper mask's own).
+    the edge-free finder and the stacked-index search: (stats, centroids,
+    the mask they are holes of), none of them one of ``holes`` (the paper
+    mask's own).
 
     On a white or light grey cloth the paper mask misses card paper in
     shade (a hand's shadow, a lamp's fall-off, a cream face hardly brighter
