@@ -60,7 +60,7 @@ from .edge_corners import MAX_RANK_TOP_MM, NOTCHED_MIN_PX_PER_MM, find_edge_corn
 from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fuse
 from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
-from .index_pairs import PATCH_RANK_U, PATCH_TOP_MARGIN, find_index_pairs, read_card_index_spots
+from .index_pairs import PATCH_RANK_U, PATCH_TOP_MARGIN, SEALED_CONFIDENCE, find_index_pairs, read_card_index_spots
 from .index_pairs import card_corner as pair_card_corner
 from .laid_out import cards_laid_apart
 from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
@@ -677,7 +677,7 @@ class VisionPipeline:
         # search, whose candidates are compared by the count of cards read)
         table_holes = light_table_holes(mask, work_gray, bg, holes) if cal is None and read_pips and light_neutral_table(bg) else None
         sibling_holes = holes if table_holes is None else tuple(np.concatenate((a, b)) for a, b in zip(holes, table_holes[:2], strict=True))
-        found += self._sibling_indices(frame, sibling_holes, plane, all_reads)
+        found += self._sibling_indices(frame, sibling_holes, plane, all_reads, len(holes[0]))
         # indices with no card edge of their own: rank/suit ink pairs (vision.index_pairs)
         known = _finder_known(found)
         pair_declined: list = []
@@ -1281,14 +1281,17 @@ class VisionPipeline:
         order = np.r_[0, 1 + np.lexsort((stats[1:, 0], stats[1:, 1]))]
         return stats[order], cents[order]
 
-    def _sibling_indices(self, frame, holes, plane: Plane, reads) -> list[_Found]:
+    def _sibling_indices(self, frame, holes, plane: Plane, reads, n_own: int | None = None) -> list[_Found]:
         """Indices of cards that lie under others with no outer corner of their
         own (a staggered stack): look for the same index layout, in the same
         orientation, at every glyph-sized ink spot on the paper near a card
-        already read.  The read index says where the rank sits from the corner."""
+        already read.  The read index says where the rank sits from the corner.
+        ``n_own``: holes from this row on are a light table's
+        (light_table_holes), whose spots read only as sure as a sealed spot's."""
         if not reads:
             return []
         stats, cents = holes
+        on_table = np.arange(1, len(stats)) >= (len(stats) if n_own is None else n_own)
         centres = plane.to_plane(cents[1:])
         tops = plane.to_plane(np.c_[cents[1:, 0], stats[1:, 1]])
         bottoms = plane.to_plane(np.c_[cents[1:, 0], stats[1:, 1] + stats[1:, 3]])
@@ -1297,6 +1300,7 @@ class VisionPipeline:
         # every ink spot's centre: the suit glyph expected below a rank candidate is looked up among them
         all_centres = plane.to_plane(cents[1:][stats[1:, 4] >= 3])
         centres = centres[ok]
+        on_table = on_table[ok]
         # each spot's box extents along the image axes, in plane mm
         x, y, bw, bh = (stats[1:, k][ok].astype(np.float32) for k in range(4))
         if len(x):
@@ -1357,7 +1361,7 @@ class VisionPipeline:
                 tried += 1
                 r, _ = self._read_at(frame, plane, corner, u, v)
                 known.append(corner)
-                if r is None or r.confidence < 0.6:
+                if r is None or r.confidence < (SEALED_CONFIDENCE if on_table[k] else 0.6):
                     continue
                 # same deck, same layout: the rank sits where it sat on the card we read
                 rx, ry, rw, rh = r.rank_box
