@@ -375,22 +375,16 @@ def segment(patch: np.ndarray, ink: np.ndarray | None = None) -> tuple[np.ndarra
     return None if seg is None else seg[:2]
 
 
-def _segment(patch: np.ndarray, ink: np.ndarray | None = None, cumulative: np.ndarray | None = None, detach: bool = False):
+def _segment(patch: np.ndarray, ink: np.ndarray | None = None, cumulative: np.ndarray | None = None):
     """(labels, glyph-sized components, components too tall to be one glyph but
     narrow enough to be a rank and a suit run together), or None.
-    ``cumulative``: the ink's :func:`_cumulative` histogram, when made already.
-    ``detach``: glyphs are first cut loose from wide dark regions reaching in
-    from the patch's border (:func:`_detached`)."""
+    ``cumulative``: the ink's :func:`_cumulative` histogram, when made already."""
     ink = _ink(patch) if ink is None else ink
     lo, hi = _levels_of(_cumulative(ink) if cumulative is None else cumulative, (0.2, 0.99))
     if hi - lo < 50:
         return None
     thr = lo + (hi - lo) * 0.45
     binary = (ink > thr).astype(np.uint8)
-    if detach:
-        binary = _detached(binary)
-        if binary is None:
-            return None
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     ph, pw = binary.shape
     comps, tall = [], []
@@ -407,33 +401,6 @@ def _segment(patch: np.ndarray, ink: np.ndarray | None = None, cumulative: np.nd
             continue
         comps.append((i, x, y, w, h))
     return labels, comps, tall
-
-
-#: a dark region reaching in from the patch's border (the table beyond the card's
-#: edge, a sleeve, the next card's dark rim) is this wide (mm) where glyph strokes are not
-DETACH_WIDE_MM = 1.5
-
-
-def _detached(binary: np.ndarray) -> np.ndarray | None:
-    """``binary`` without the wide dark regions that touch the patch's border,
-    and a pixel round them: a glyph that blur or a tight print joined to the
-    table beyond the card's edge touches the border with it, and a component
-    touching the border is never a glyph (_segment).  Wide: what survives an
-    opening by DETACH_WIDE_MM, which a glyph's strokes do not (a suit's solid
-    middle may, but it does not reach the border).  None when no such region
-    touches the border (nothing to detach: the plain segmentation stands)."""
-    k = max(3, int(round(DETACH_WIDE_MM * PATCH_PPM)) | 1)
-    # beyond the patch counts as paper: a line along its border is as thin as it looks
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    wide = cv2.morphologyEx(binary, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
-    ph, pw = binary.shape
-    edge = [i for i, (x, y, w, h, _a) in enumerate(stats[1:n].tolist(), 1) if x <= 0 or y <= 0 or x + w >= pw or y + h >= ph]
-    if not edge:
-        return None
-    outside = np.isin(labels, edge).astype(np.uint8)
-    outside = cv2.dilate(outside, np.ones((3, 3), np.uint8))
-    return binary & (1 - outside)
 
 
 def _layout(comps):
@@ -601,18 +568,16 @@ def cut_glyphs(patch: np.ndarray) -> tuple[Glyphs | None, bool]:
     if found is None:
         # the topmost tall component may be a rank and a suit run together
         cands = sorted(comps + tall, key=lambda c: c[2])
-        if cands:
-            c = cands[0]
-            labels = labels.copy()
-            parts = _split_merged(labels, c, int(labels.max()) + 1)
-            found = None if parts is None else _layout([x for x in comps if x != c] + parts)
+        if not cands:
+            return None, False
+        c = cands[0]
+        labels = labels.copy()
+        parts = _split_merged(labels, c, int(labels.max()) + 1)
+        if parts is None:
+            return None, True
+        found = _layout([x for x in comps if x != c] + parts)
         if found is None:
-            # glyphs joined to the table beyond the card's edge (or a sleeve) that touch the border with it
-            loose = _segment(patch, raw, cumulative, detach=True)
-            found = None if loose is None else _layout(loose[1])
-            if found is None:
-                return None, bool(cands)
-            labels = loose[0]
+            return None, True
     group, suit_c = found
     gx0 = min(c[1] for c in group)
     gx1 = max(c[1] + c[3] for c in group)
