@@ -165,7 +165,9 @@ MIN_INK_CONTRAST = 60
 MIN_LIGHT_INK = 20
 #: at most this many patches read per frame (each costs about as much as one corner).
 #: 12 until session 48: 20 found 11 cards more over 720p seeds 0-999 (staggered piles
-#: whose other pairs used up the tries), no misread more; 30 found none more than 20
+#: whose other pairs used up the tries), no misread more; 1080p 5 more and one misread
+#: more (a patch declined here read by the near-pip step as a second card); 30 found none
+#: more than 20
 MAX_TRIES = 20
 #: of which at most this many with no card end seen beyond the rank's top (4 until session 32:
 #: 8 found 3 more and misread 1 fewer over 720p seeds 0-299 and 500-649; 1080p and
