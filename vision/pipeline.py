@@ -60,7 +60,14 @@ from .edge_corners import MAX_RANK_TOP_MM, NOTCHED_MIN_PX_PER_MM, find_edge_corn
 from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fuse
 from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
-from .index_pairs import PATCH_RANK_U, PATCH_TOP_MARGIN, SEALED_CONFIDENCE, find_index_pairs, read_card_index_spots
+from .index_pairs import (
+    MIN_CONFIDENCE,
+    PATCH_RANK_U,
+    PATCH_TOP_MARGIN,
+    SEALED_CONFIDENCE,
+    find_index_pairs,
+    read_card_index_spots,
+)
 from .index_pairs import card_corner as pair_card_corner
 from .laid_out import cards_laid_apart
 from .markers import DICTIONARY, MAT_IDS, ShortlistDetector, back_meaning, detect_markers, make_detector, marker_range
@@ -1361,7 +1368,7 @@ class VisionPipeline:
                 tried += 1
                 r, _ = self._read_at(frame, plane, corner, u, v)
                 known.append(corner)
-                if r is None or r.confidence < (SEALED_CONFIDENCE if on_table[k] else 0.6):
+                if r is None or r.confidence < (SEALED_CONFIDENCE if on_table[k] else MIN_CONFIDENCE):
                     continue
                 # same deck, same layout: the rank sits where it sat on the card we read
                 rx, ry, rw, rh = r.rank_box
