@@ -61,10 +61,12 @@ from .fusion import FUSION, FusionThresholds, Look, card_centre, card_groups, fu
 from .glyphs import NUMBER_RANKS, RED_SUITS
 from .index_check import shows_index_of
 from .index_pairs import (
+    MAX_TRIES,
     MIN_CONFIDENCE,
     PATCH_RANK_U,
     PATCH_TOP_MARGIN,
     SEALED_CONFIDENCE,
+    SEARCH_TRIES,
     find_index_pairs,
     read_card_index_spots,
 )
@@ -699,6 +701,7 @@ class VisionPipeline:
         for p in find_index_pairs(
             frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined,
             glyphs_of=glyphs_of, read_at=pair_read, sheets=sheets, table_holes=table_holes,
+            max_tries=MAX_TRIES if read_pips else SEARCH_TRIES,
         ):
             r = p.reading
             if read_pips and r.rank in NUMBER_RANKS:
