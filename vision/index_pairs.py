@@ -169,13 +169,14 @@ MIN_LIGHT_INK = 20
 #: more (a patch declined here read by the near-pip step as a second card).  20 until
 #: session 49: at 1080p, where more of the pips and print resolve into pairs, 30 found 3
 #: cards more over seeds 0-399 (their pairs were past the 20th), no misread; 720p seeds
-#: 0-599 unchanged
+#: 0-999 one more (scene 647)
 MAX_TRIES = 30
 #: ... and this many in each reading of the no-mat scale search (VisionPipeline._search_scale),
 #: which reads a frame at up to six scales to compare their counts.  30 there too took
 #: 100 1080p first frames 7.2 ms more CPU on average than 20 (one no-mat scene 455 ms
-#: more); 20 there, the mat scenes' frames 1.8 ms more (noise: as much either way at
-#: 720p).  The cards 30 found over 1080p seeds 0-399 all lay on the mat
+#: more); with 20 there, the mat scenes' frames took 1.8 ms more, and at 720p the
+#: difference was under the noise.  The cards 30 found over 1080p seeds 0-399 all lay
+#: on the mat
 SEARCH_TRIES = 20
 #: of which at most this many with no card end seen beyond the rank's top (4 until session 32:
 #: 8 found 3 more and misread 1 fewer over 720p seeds 0-299 and 500-649; 1080p and

@@ -701,6 +701,7 @@ class VisionPipeline:
         for p in find_index_pairs(
             frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined,
             glyphs_of=glyphs_of, read_at=pair_read, sheets=sheets, table_holes=table_holes,
+            # the scale search's readings (no pips) are several a frame, and compare only counts
             max_tries=MAX_TRIES if read_pips else SEARCH_TRIES,
         ):
             r = p.reading
