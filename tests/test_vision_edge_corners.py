@@ -64,7 +64,11 @@ def test_cards_on_a_table_nearly_as_bright_as_them_are_found_by_their_edges():
     """1080p, no mat, a white table at 226-236 (the generator's "bright"):
     the cards' paper is hardly brighter than the table, the paper mask
     finds none of them whole and no card was read (0 of 6).  Their corners
-    from edge segments give the scale and are read: 6 of 6."""
+    from edge segments give the scale and are read: 6 of 6.  Since session
+    49 the edge-free finder reads the 7 of hearts' index first (28 % of it
+    uncovered); its outline covers the king of hearts lying on it, whose
+    corners were skipped as on a card read already (5 of 6) until cards
+    read from an index alone stopped counting for that."""
     img, truth = render_scene(1920, 1080, 9, seed=5, mat=False, background="bright")
     s = score(VisionPipeline().process(img), truth)
     assert s.expected == 6 and s.found == 6 and not s.misread
