@@ -191,3 +191,23 @@ def test_a_four_colour_decks_yellow_diamonds_are_read_as_a_red_suit(ink):
 
     read, wrong = reads()
     assert wrong == [] and read >= 24
+
+
+@pytest.mark.parametrize("style_index", [0, 5, 11, 18])
+def test_a_rank_and_a_suit_of_two_inks_are_no_index(style_index):
+    """An index is printed in one ink.  Black print over a red mark (a digit
+    on a score pad's coloured disc) was read as a diamond at 0.94: the suit
+    networks and the font templates took the disc for one.  A black rank over
+    a red suit, or a red rank over a black suit, is declined; each ink alone
+    still reads."""
+    from vision.corner_index import extract_glyphs
+
+    style = cardart.deck_styles()[style_index]
+    for rank in ("7", "Q", "10", "A"):
+        red, black = _patch(rank, "diamonds", style), _patch(rank, "spades", style)
+        gl = extract_glyphs(red)
+        cut = (gl.rank_box[1] + gl.rank_box[3] + gl.suit_box[1]) // 2  # between the rank and the suit
+        assert (read_patch(red).rank, read_patch(red).suit) == (rank, "diamonds")
+        assert (read_patch(black).rank, read_patch(black).suit) == (rank, "spades")
+        assert read_patch(np.vstack((black[:cut], red[cut:]))) is None, rank
+        assert read_patch(np.vstack((red[:cut], black[cut:]))) is None, rank

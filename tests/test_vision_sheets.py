@@ -144,3 +144,25 @@ def test_a_sheet_cut_into_pieces_by_its_ruled_lines_is_one_sheet():
     # pieces that together are ragged (an L of card-sized regions) are no sheet
     ell = [_blob(_box(0, 0, 63, 88)), _blob(_box(64, 0, 127, 88)), _blob(_box(0, 89, 63, 177))]
     assert pl._sheets(ell, []) == set()
+
+
+def test_black_print_over_red_marks_is_no_diamond():
+    """Cards of print (digits and letters, each over a filled disc) on felt,
+    no mat, drawn at twice the size, shrunk, blurred and saved as a JPEG as a
+    camera would: where the disc was red, "7 over a red disc" read as the 7
+    of diamonds at 0.96.  A red suit's rank of black ink is no index
+    (vision.corner_index.RANK_RED_AT_LEAST)."""
+    rng = np.random.default_rng(6)
+    big = np.full((1440, 2560, 3), (40, 90, 40), np.uint8)
+    for k in range(6):
+        x0, y0 = 120 + 400 * k, 160
+        cv2.rectangle(big, (x0, y0), (x0 + 340, y0 + 480), (235, 235, 235), -1)
+        for j in range(40):
+            x, y = x0 + int(rng.integers(5, 300)), y0 + int(rng.integers(20, 460))
+            text = str(rng.choice(["7", "10", "K", "Q", "A", "8", "J", "3"]))
+            cv2.putText(big, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 1, cv2.LINE_AA)
+            cv2.circle(big, (x + 4, y + 7), 3, (30, 30, 200) if j % 2 else (20, 20, 20), -1, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(cv2.resize(big, (1280, 720), interpolation=cv2.INTER_AREA), (0, 0), 0.6)
+    frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    result = VisionPipeline(reuse_static=False).process(frame)
+    assert [s.label for s in result.sightings if s.kind == "card"] == []

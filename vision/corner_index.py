@@ -471,19 +471,59 @@ def _split_merged(labels: np.ndarray, c, new_id: int):
 YELLOW_GREEN_OVER_BLUE = 0.25
 
 
-def _paper_and_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarray) -> bool | None:
-    """True if the ink under ``mask`` is red, False if black/blue, None if unsure."""
+#: An index is printed in one ink.  Black print over a red mark (a digit on
+#: a score pad's coloured disc) was read as a diamond at 0.94: the suit
+#: networks and the font templates took the disc for one.  So a red suit's
+#: rank must not be black: its ink's redness (its median colour's, as
+#: redness_says measures it) at least this, unless it is yellow or gold.
+#: Such print, rendered at twice the size, shrunk, blurred and saved as a
+#: JPEG (chroma at half resolution), measured -0.02 to 0.008.  Right red
+#: readings' ranks: on 720p corner patches (bench.reader_patches, seeds
+#: 0-299) 0.004 and up, 1st percentile 0.07 (a camera's chroma subsampling
+#: leaves a thin stroke, a jack's or a queen's drawn light, nearly grey):
+#: 0.02 declines 1 of 852, 0.03 2, 0.04 4; over 1000 scenes a size the
+#: patches of 2 cards found before at 720p and 1 at 1080p measured under
+#: 0.02.  Black ranks: -0.07 to 0.07 (99th percentile 0.04), so the rule
+#: does not catch every such print.  Also asking the rank to be darker than
+#: the suit (a thin red stroke is no darker than a blot of its ink) kept
+#: right readings but let more print through: at 720p a thin black stroke
+#: is no darker than a red disc
+RANK_RED_AT_LEAST = 0.02
+
+
+def _ink_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarray) -> np.ndarray | None:
+    """The median colour (B, G, R) of the ink under ``mask`` as shares of the
+    paper's (white-balanced), or None when either has too few pixels."""
     ink = patch[mask > 0]
     # every other row and column of the paper is plenty for its median colour
     paper = patch[::2, ::2][paper_mask[::2, ::2]]
     if len(ink) < 4 or len(paper) < 10:
         return None
-    p = _median_colour(paper) + 1
-    c = _median_colour(ink) / p  # white-balanced ink colour (B, G, R)
+    return _median_colour(ink) / (_median_colour(paper) + 1)
+
+
+def _paper_and_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarray) -> bool | None:
+    """True if the ink under ``mask`` is red, False if black/blue, None if unsure."""
+    c = _ink_colour(patch, mask, paper_mask)
+    if c is None:
+        return None
     red = redness_says(c[2] - max(c[0], c[1]))
     if red is None and c[1] - c[0] > YELLOW_GREEN_OVER_BLUE:
         return True  # yellow or gold: a four-colour deck's diamonds
     return red
+
+
+def _two_inks(patch: np.ndarray, rank_mask: np.ndarray, paper_mask: np.ndarray, suit_red: bool) -> bool:
+    """Whether the rank under ``rank_mask`` is clearly of another ink than a
+    suit of colour ``suit_red``: a red suit's rank black (RANK_RED_AT_LEAST),
+    or a black suit's rank clearly red."""
+    c = _ink_colour(patch, rank_mask, paper_mask)
+    if c is None:
+        return False
+    redness = float(c[2] - max(c[0], c[1]))
+    if suit_red:
+        return redness < RANK_RED_AT_LEAST and c[1] - c[0] <= YELLOW_GREEN_OVER_BLUE
+    return redness_says(redness) is True
 
 
 def redness_says(redness: float) -> bool | None:
@@ -589,6 +629,8 @@ def cut_glyphs(patch: np.ndarray) -> tuple[Glyphs | None, bool]:
     suit_ink = _glyph_ink(raw, p20, labels, [suit_c[0]], (sx, sy, sx + sw, sy + sh))
     paper = (labels == 0) & (raw <= p40)
     red = _paper_and_colour(patch, labels == suit_c[0], paper)
+    if red is not None and _two_inks(patch, np.isin(labels, [c[0] for c in group]), paper, red):
+        return None, False  # a rank and a suit of two inks: print over a coloured mark, no index
     return Glyphs(
         rank_ink,
         suit_ink,
