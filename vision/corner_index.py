@@ -481,13 +481,13 @@ YELLOW_GREEN_OVER_BLUE = 0.25
 #: readings' ranks: on 720p corner patches (bench.reader_patches, seeds
 #: 0-299) 0.004 and up, 1st percentile 0.07 (a camera's chroma subsampling
 #: leaves a thin stroke, a jack's or a queen's drawn light, nearly grey):
-#: 0.02 declines 1 of 852, 0.03 2, 0.04 4; over 1000 scenes a size the
-#: patches of 2 cards found before at 720p and 1 at 1080p measured under
-#: 0.02.  Black ranks: -0.07 to 0.07 (99th percentile 0.04), so the rule
-#: does not catch every such print.  Also asking the rank to be darker than
-#: the suit (a thin red stroke is no darker than a blot of its ink) kept
-#: right readings but let more print through: at 720p a thin black stroke
-#: is no darker than a red disc
+#: 0.02 declines 1 of 852, 0.03 2, 0.04 4; over 1000 scenes a size
+#: (bench/vision.py) 0.02 lost 1 card at 720p and 1 at 1080p, 0.03 2 at
+#: each, and no misread went.  Black ranks measured -0.07 to 0.07 (99th
+#: percentile 0.04), so the rule does not catch every such print.  Also
+#: asking the rank to be darker than the suit (a thin red stroke is no
+#: darker than a blot of its ink) kept right readings but let more print
+#: through: at 720p a thin black stroke is no darker than a red disc
 RANK_RED_AT_LEAST = 0.02
 
 
