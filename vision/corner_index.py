@@ -491,20 +491,25 @@ YELLOW_GREEN_OVER_BLUE = 0.25
 RANK_RED_AT_LEAST = 0.02
 
 
-def _ink_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarray) -> np.ndarray | None:
-    """The median colour (B, G, R) of the ink under ``mask`` as shares of the
-    paper's (white-balanced), or None when either has too few pixels."""
-    ink = patch[mask > 0]
+def _paper_colour(patch: np.ndarray, paper_mask: np.ndarray) -> np.ndarray | None:
+    """The paper's median colour (B, G, R) + 1, the white point ink colours
+    are measured against, or None on too little paper."""
     # every other row and column of the paper is plenty for its median colour
     paper = patch[::2, ::2][paper_mask[::2, ::2]]
-    if len(ink) < 4 or len(paper) < 10:
+    return _median_colour(paper) + 1 if len(paper) >= 10 else None
+
+
+def _ink_colour(patch: np.ndarray, mask: np.ndarray, paper: np.ndarray | None) -> np.ndarray | None:
+    """The median colour (B, G, R) of the ink under ``mask`` as shares of
+    ``paper``'s (_paper_colour: white-balanced), or None when unmeasured."""
+    ink = patch[mask > 0]
+    if len(ink) < 4 or paper is None:
         return None
-    return _median_colour(ink) / (_median_colour(paper) + 1)
+    return _median_colour(ink) / paper
 
 
-def _paper_and_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarray) -> bool | None:
-    """True if the ink under ``mask`` is red, False if black/blue, None if unsure."""
-    c = _ink_colour(patch, mask, paper_mask)
+def _colour_of(c: np.ndarray | None) -> bool | None:
+    """True if white-balanced ink colour ``c`` is red, False if black/blue, None if unsure."""
     if c is None:
         return None
     red = redness_says(c[2] - max(c[0], c[1]))
@@ -513,16 +518,15 @@ def _paper_and_colour(patch: np.ndarray, mask: np.ndarray, paper_mask: np.ndarra
     return red
 
 
-def _two_inks(patch: np.ndarray, rank_mask: np.ndarray, paper_mask: np.ndarray, suit_red: bool) -> bool:
-    """Whether the rank under ``rank_mask`` is clearly of another ink than a
-    suit of colour ``suit_red``: a red suit's rank black (RANK_RED_AT_LEAST),
-    or a black suit's rank clearly red."""
-    c = _ink_colour(patch, rank_mask, paper_mask)
-    if c is None:
+def _two_inks(rank: np.ndarray | None, suit_red: bool) -> bool:
+    """Whether a rank of white-balanced colour ``rank`` is clearly of another
+    ink than a suit of colour ``suit_red``: a red suit's rank black
+    (RANK_RED_AT_LEAST), or a black suit's rank clearly red."""
+    if rank is None:
         return False
-    redness = float(c[2] - max(c[0], c[1]))
+    redness = float(rank[2] - max(rank[0], rank[1]))
     if suit_red:
-        return redness < RANK_RED_AT_LEAST and c[1] - c[0] <= YELLOW_GREEN_OVER_BLUE
+        return redness < RANK_RED_AT_LEAST and rank[1] - rank[0] <= YELLOW_GREEN_OVER_BLUE
     return redness_says(redness) is True
 
 
@@ -628,8 +632,9 @@ def cut_glyphs(patch: np.ndarray) -> tuple[Glyphs | None, bool]:
     rank_ink = _glyph_ink(raw, p20, labels, [c[0] for c in group], (gx0, gy0, gx1, gy1))
     suit_ink = _glyph_ink(raw, p20, labels, [suit_c[0]], (sx, sy, sx + sw, sy + sh))
     paper = (labels == 0) & (raw <= p40)
-    red = _paper_and_colour(patch, labels == suit_c[0], paper)
-    if red is not None and _two_inks(patch, np.isin(labels, [c[0] for c in group]), paper, red):
+    paper_c = _paper_colour(patch, paper)
+    red = _colour_of(_ink_colour(patch, labels == suit_c[0], paper_c))
+    if red is not None and _two_inks(_ink_colour(patch, np.isin(labels, [c[0] for c in group]), paper_c), red):
         return None, False  # a rank and a suit of two inks: print over a coloured mark, no index
     return Glyphs(
         rank_ink,

@@ -1,7 +1,7 @@
 """Which suit a corner's suit glyph is, from the glyph networks' probabilities
 and the measured ink colour (#7).
 
-The ink colour is measured on the paper (vision.corner_index._paper_and_colour)
+The ink colour is measured on the paper (vision.corner_index._colour_of)
 and narrows the suit to a pair: hearts/diamonds or spades/clubs.  What is left
 for the networks is the split inside that pair, asked differently per colour:
 
