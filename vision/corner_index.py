@@ -508,12 +508,22 @@ def _ink_colour(patch: np.ndarray, mask: np.ndarray, paper: np.ndarray | None) -
     return _median_colour(ink) / paper
 
 
+def _redness(c: np.ndarray) -> float:
+    """White-balanced ink colour ``c``'s red share less the larger of its green and blue shares."""
+    return float(c[2] - max(c[0], c[1]))
+
+
+def _yellow(c: np.ndarray) -> bool:
+    """Whether white-balanced ink colour ``c`` is yellow or gold (YELLOW_GREEN_OVER_BLUE)."""
+    return bool(c[1] - c[0] > YELLOW_GREEN_OVER_BLUE)
+
+
 def _colour_of(c: np.ndarray | None) -> bool | None:
     """True if white-balanced ink colour ``c`` is red, False if black/blue, None if unsure."""
     if c is None:
         return None
-    red = redness_says(c[2] - max(c[0], c[1]))
-    if red is None and c[1] - c[0] > YELLOW_GREEN_OVER_BLUE:
+    red = redness_says(_redness(c))
+    if red is None and _yellow(c):
         return True  # yellow or gold: a four-colour deck's diamonds
     return red
 
@@ -524,10 +534,9 @@ def _two_inks(rank: np.ndarray | None, suit_red: bool) -> bool:
     (RANK_RED_AT_LEAST), or a black suit's rank clearly red."""
     if rank is None:
         return False
-    redness = float(rank[2] - max(rank[0], rank[1]))
     if suit_red:
-        return redness < RANK_RED_AT_LEAST and rank[1] - rank[0] <= YELLOW_GREEN_OVER_BLUE
-    return redness_says(redness) is True
+        return _redness(rank) < RANK_RED_AT_LEAST and not _yellow(rank)
+    return redness_says(_redness(rank)) is True
 
 
 def redness_says(redness: float) -> bool | None:
