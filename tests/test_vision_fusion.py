@@ -127,7 +127,7 @@ def test_a_card_declined_at_every_corner_is_read_from_all_of_them(monkeypatch):
     # from frames' patches too; kept out here, fusion is what this asks
     (alone,) = sightings(VisionPipeline(fusion=None))
     assert alone.confidence >= 0.6  # over any fused reading's
-    monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(corner_index.THRESHOLDS, patch_rank=1.01))
+    monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(corner_index.THRESHOLDS, patch_rank=1.01, patch_pooled=1.01))
     # (its first row of pips shows too: vision.near_pip reads it without fusion)
     with monkeypatch.context() as m:
         m.setattr(VisionPipeline, "_near_pip_cards", lambda *a, **k: [])

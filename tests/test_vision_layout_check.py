@@ -31,8 +31,8 @@ def _misread(seed: int) -> list[tuple[str, str]]:
 
 
 def _glyph_reader_alone() -> corner_index.Thresholds:
-    """The reader's thresholds with the whole-patch network never reading alone."""
-    return dataclasses.replace(corner_index.THRESHOLDS, patch_rank=1.01, patch_no_glyphs=1.01)
+    """The reader's thresholds with the whole-patch network never reading alone or pooled."""
+    return dataclasses.replace(corner_index.THRESHOLDS, patch_rank=1.01, patch_no_glyphs=1.01, patch_pooled=1.01)
 
 
 def _no_layout_check(monkeypatch):

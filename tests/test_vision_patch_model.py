@@ -288,3 +288,61 @@ def test_without_cut_glyphs_a_rank_and_suit_of_two_inks_are_not_read(monkeypatch
     assert (read_without_glyphs(one_ink, THRESHOLDS).rank, read_without_glyphs(one_ink, THRESHOLDS).suit) == ("6", "diamonds")
     monkeypatch.setattr(corner_index, "MIN_PART_INK", 10**6)  # each place's colour unasked
     assert read_without_glyphs(two_inks, THRESHOLDS) is not None
+
+
+def _leaning(classes, name: str, p: float) -> np.ndarray:
+    """Probabilities over ``classes`` giving ``name`` p and the rest evenly (junk last, at 0.01)."""
+    out = np.full(len(classes), (1.0 - p - 0.01) / (len(classes) - 2), np.float32)
+    out[classes.index(name)] = p
+    out[-1] = 0.01
+    return out
+
+
+def test_pooled_the_two_networks_read_where_each_alone_leans_but_is_not_sure():
+    """decide_pooled multiplies the whole-patch network's probabilities by the
+    glyph networks' class by class: a corner both lean to the same card (0.85
+    and 0.75 on its rank, 0.93 and 0.93 on its suit) is read, though decide_patch
+    (0.8 needed) declines it and the glyph reader needs 0.95 for a black suit; networks
+    that lean to two ranks, see junk, or name a suit of the other ink's
+    colour do not read."""
+    from vision.corner_index import decide_pooled
+
+    gl = next(g for g in (extract_glyphs(p) for p, _, _ in _drawn(9_000_004)) if g is not None and g.red is False)
+    rank_p = _leaning(glyph_model.RANK_CLASSES, "7", 0.85)
+    suit_p = _leaning(glyph_model.SUIT_CLASSES, "spades", 0.93)
+    pr = _leaning(patch_model.RANK_CLASSES, "7", 0.75)
+    ps = _leaning((*patch_model.SUIT_CLASSES, "junk"), "spades", 0.93)[:-1]
+    r = decide_pooled(gl, pr, ps, rank_p, suit_p, THRESHOLDS)
+    assert r is not None and (r.rank, r.suit) == ("7", "spades")
+    assert r.confidence == pytest.approx(THRESHOLDS.patch_conf, abs=0.01)  # the spot searches take it (0.6)
+    assert decide_patch(None, gl, pr, ps, THRESHOLDS, (rank_p, suit_p)) is None
+    assert decide_pooled(gl, pr, ps, rank_p, suit_p, dataclasses.replace(THRESHOLDS, patch_pooled=1.01)) is None
+    # the networks lean to two ranks
+    assert decide_pooled(gl, _leaning(patch_model.RANK_CLASSES, "8", 0.75), ps, rank_p, suit_p, THRESHOLDS) is None
+    # one of them sees junk
+    junk = rank_p.copy()
+    junk[-1] = 0.3
+    assert decide_pooled(gl, pr, ps, junk, suit_p, THRESHOLDS) is None
+    # the suit both name is red, the ink black: only the black suits are weighed
+    red_p = _leaning(glyph_model.SUIT_CLASSES, "hearts", 0.93)
+    assert decide_pooled(gl, pr, _leaning((*patch_model.SUIT_CLASSES, "junk"), "hearts", 0.93)[:-1], rank_p, red_p, THRESHOLDS) is None
+    # ink of no clear colour: the pooled reading is not made
+    assert decide_pooled(dataclasses.replace(gl, red=None), pr, ps, rank_p, suit_p, THRESHOLDS) is None
+
+
+def test_a_card_each_network_alone_declines_is_read_pooled_in_a_frame(monkeypatch):
+    """720p bench scene 180: the queen of spades is found only by the pooled
+    reading (every corner of it declined by the glyph reader and by the
+    whole-patch network alone)."""
+    from vision import corner_index
+    from vision.pipeline import VisionPipeline
+    from vision.scene import render_scene
+
+    img, _ = render_scene(1280, 720, 4 + 180 % 9, seed=180, mat=True)
+
+    def queens():
+        return [s for s in VisionPipeline().process(img).sightings if s.kind == "card" and (s.rank, s.suit) == ("Q", "spades")]
+
+    assert len(queens()) == 1
+    monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(THRESHOLDS, patch_pooled=1.01))
+    assert queens() == []

@@ -88,7 +88,7 @@ def test_the_network_reads_and_the_templates_may_veto(monkeypatch):
     monkeypatch.undo()
     # the templates find it like no rank (the whole-patch network, which
     # reads alone where the glyph reader declines, is kept out of it here)
-    monkeypatch.setattr(corner_index, "THRESHOLDS", corner_index.Thresholds(min_template_rank=1.01, patch_rank=1.01))
+    monkeypatch.setattr(corner_index, "THRESHOLDS", corner_index.Thresholds(min_template_rank=1.01, patch_rank=1.01, patch_pooled=1.01))
     assert read_patch(patch) is None
 
 
