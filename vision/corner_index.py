@@ -763,6 +763,12 @@ class Thresholds:
     # misread: 720p 5301 / 5236 / 65 -> 0.98: 5334 / 5266 / 68, 0.99:
     # 5320 / 5255 / 65; 1080p 5698 / 5682 / 16 -> 0.99: 5699 / 5683 / 16.
     patch_pooled: float = 0.99
+    # ... and only where the whole-patch network gives its likeliest rank at
+    # least this: the corners pooling read gave it 0.71 and more (the same
+    # patches), and asking the glyph networks in full at every declined
+    # corner had cost 2-4 % of a 12-card frame's CPU.  With it, 720p 5319 /
+    # 5255 / 64 (the one reading it drops, scene 908's, was a misread).
+    pooled_whole_rank: float = 0.5
 
     def rank_stands(self, ev: Evidence, rank: str, p: float) -> bool:
         """Whether the glyph networks' likeliest ``rank`` (at ``p``) stands
@@ -838,7 +844,7 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
         return r, ev
     # only where the glyph reader did not read: the network costs a third of a read
     pr, ps = whole or whole_probs(patch)
-    if decide_patch(patch, gl, pr, ps, t) is None and t.patch_pooled > 1:
+    if decide_patch(patch, gl, pr, ps, t) is None and not may_pool(pr, t):
         return None, ev  # the glyph networks could only agree with a reading there is not
     rank_p = ev.rank_p if ev.rank_p is not None else glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
     suit_p = ev.suit_p if ev.suit_p is not None else glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
@@ -950,6 +956,13 @@ def decide_patch(
 _RED_SUIT = np.array([s in RED_SUITS for s in SUITS])
 
 
+def may_pool(pr: np.ndarray, t: Thresholds) -> bool:
+    """Whether the whole-patch network's rank probabilities ``pr`` leave a
+    pooled reading possible (Thresholds.pooled_whole_rank), asked before the
+    glyph networks' are gathered in full for it."""
+    return t.patch_pooled <= 1 and float(pr[: len(RANKS)].max()) >= t.pooled_whole_rank
+
+
 def decide_pooled(gl: Glyphs, pr: np.ndarray, ps: np.ndarray, rank_p: np.ndarray, suit_p: np.ndarray, t: Thresholds) -> IndexReading | None:
     """A reading from the whole-patch network's probabilities (``pr``, ``ps``)
     and the glyph networks' (``rank_p``, ``suit_p``) multiplied class by class
@@ -965,7 +978,7 @@ def decide_pooled(gl: Glyphs, pr: np.ndarray, ps: np.ndarray, rank_p: np.ndarray
     samples), so where both lean the same way the pooled evidence is far
     surer than either.  They are not independent (one print, one blur), so
     the threshold is strict (see Thresholds.patch_pooled)."""
-    if gl.red is None or max(pr[-1], rank_p[-1], suit_p[-1]) > t.net_junk:
+    if not may_pool(pr, t) or gl.red is None or max(pr[-1], rank_p[-1], suit_p[-1]) > t.net_junk:
         return None
     rank = pr[: len(RANKS)] * rank_p[: len(RANKS)]
     suit = ps[: len(SUITS)] * suit_p[: len(SUITS)] * (_RED_SUIT == gl.red)
