@@ -796,7 +796,9 @@ def read_patch(patch: np.ndarray, refs: References | None = None, glyphs_of=None
     templates drawn from the machine's fonts and the trained glyph network.
     Where they decline glyphs that were cut (blurred, unsure, of no clear
     colour), or no index could be cut from glyph-sized ink, the whole-patch
-    network may read alone when it is very sure.  Without the
+    network may read alone when it is very sure, or, on glyphs that were
+    cut, together with the glyph networks where both lean to the same card
+    (decide_pooled).  Without the
     networks' weights, the templates alone.  ``glyphs_of``: the pipeline's
     per-frame glyph cache, whose ``cut(patch)`` answers as
     :func:`cut_glyphs` does, so that a declined patch's glyphs are not cut
@@ -967,8 +969,9 @@ def decide_pooled(gl: Glyphs, pr: np.ndarray, ps: np.ndarray, rank_p: np.ndarray
     """A reading from the whole-patch network's probabilities (``pr``, ``ps``)
     and the glyph networks' (``rank_p``, ``suit_p``) multiplied class by class
     and renormalised, when the likeliest card's pooled probability reaches
-    ``t.patch_pooled``; none of the three may see junk, and the suit is one
-    of the ink's colour.
+    ``t.patch_pooled``; none of the three may see junk, the suit is one of
+    the ink's colour, and the whole-patch network must give its likeliest
+    rank ``t.pooled_whole_rank`` (may_pool).
 
     Why: decide and decide_patch each ask one reader to be sure alone.  At
     720p (rank glyphs 5-9 px tall) a corner is often one the glyph networks
