@@ -303,8 +303,8 @@ def test_pooled_the_two_networks_read_where_each_alone_leans_but_is_not_sure():
     glyph networks' class by class: a corner both lean to the same card (0.85
     and 0.75 on its rank, 0.93 and 0.93 on its suit) is read, though decide_patch
     (0.8 needed) declines it and the glyph reader needs 0.95 for a black suit; networks
-    that lean to two ranks, see junk, or name a suit of the other ink's
-    colour do not read."""
+    that lean to two ranks, see junk or half a 10, or name a suit of the
+    other ink's colour do not read."""
     from vision.corner_index import decide_pooled
 
     gl = next(g for g in (extract_glyphs(p) for p, _, _ in _drawn(9_000_004)) if g is not None and g.red is False)
@@ -323,6 +323,13 @@ def test_pooled_the_two_networks_read_where_each_alone_leans_but_is_not_sure():
     junk = rank_p.copy()
     junk[-1] = 0.3
     assert decide_pooled(gl, pr, ps, junk, suit_p, THRESHOLDS) is None
+    # the glyph rank network takes the glyph for half a 10 (a Russian ace's Т is a "1" to it)
+    half = np.full(len(glyph_model.RANK_CLASSES), 0.01 / 12, np.float32)
+    half[[glyph_model.RANK_CLASSES.index(k) for k in ("J", "1", "junk")]] = (0.38, 0.6, 0.01)
+    sure_j = _leaning(patch_model.RANK_CLASSES, "J", 0.95)
+    assert decide_pooled(gl, sure_j, ps, half, suit_p, THRESHOLDS) is None
+    half[glyph_model.RANK_CLASSES.index("J")], half[glyph_model.RANK_CLASSES.index("1")] = 0.8, 0.18
+    assert decide_pooled(gl, sure_j, ps, half, suit_p, THRESHOLDS).rank == "J"  # a little of it is allowed
     # the suit both name is red, the ink black: only the black suits are weighed
     red_p = _leaning(glyph_model.SUIT_CLASSES, "hearts", 0.93)
     assert decide_pooled(gl, pr, _leaning((*patch_model.SUIT_CLASSES, "junk"), "hearts", 0.93)[:-1], rank_p, red_p, THRESHOLDS) is None

@@ -969,7 +969,8 @@ def decide_pooled(gl: Glyphs, pr: np.ndarray, ps: np.ndarray, rank_p: np.ndarray
     """A reading from the whole-patch network's probabilities (``pr``, ``ps``)
     and the glyph networks' (``rank_p``, ``suit_p``) multiplied class by class
     and renormalised, when the likeliest card's pooled probability reaches
-    ``t.patch_pooled``; none of the three may see junk, the suit is one of
+    ``t.patch_pooled``; none of the three may see junk (nor the glyph rank
+    network half a 10), the suit is one of
     the ink's colour, and the whole-patch network must give its likeliest
     rank ``t.pooled_whole_rank`` (may_pool).
 
@@ -981,7 +982,10 @@ def decide_pooled(gl: Glyphs, pr: np.ndarray, ps: np.ndarray, rank_p: np.ndarray
     samples), so where both lean the same way the pooled evidence is far
     surer than either.  They are not independent (one print, one blur), so
     the threshold is strict (see Thresholds.patch_pooled)."""
-    if not may_pool(pr, t) or gl.red is None or max(pr[-1], rank_p[-1], suit_p[-1]) > t.net_junk:
+    # the glyph rank network's other classes (junk, and the halves of a 10
+    # cut apart) must hold little: a glyph it takes for a "1" is no rank
+    # (a Russian ace's Т), however sure the whole-patch network is of one
+    if not may_pool(pr, t) or gl.red is None or max(pr[-1], float(rank_p[len(RANKS) :].sum()), suit_p[-1]) > t.net_junk:
         return None
     rank = pr[: len(RANKS)] * rank_p[: len(RANKS)]
     suit = ps[: len(SUITS)] * suit_p[: len(SUITS)] * (_RED_SUIT == gl.red)
