@@ -970,9 +970,9 @@ def decide_pooled(gl: Glyphs, pr: np.ndarray, ps: np.ndarray, rank_p: np.ndarray
     and the glyph networks' (``rank_p``, ``suit_p``) multiplied class by class
     and renormalised, when the likeliest card's pooled probability reaches
     ``t.patch_pooled``; none of the three may see junk (nor the glyph rank
-    network half a 10), the suit is one of
-    the ink's colour, and the whole-patch network must give its likeliest
-    rank ``t.pooled_whole_rank`` (may_pool).
+    network half a 10), the suit is one of the ink's colour, and the
+    whole-patch network must give its likeliest rank ``t.pooled_whole_rank``
+    (may_pool).
 
     Why: decide and decide_patch each ask one reader to be sure alone.  At
     720p (rank glyphs 5-9 px tall) a corner is often one the glyph networks
