@@ -25,7 +25,7 @@ from .cardart import text_image
 from .fonts import card_fonts, suit_glyph_fonts
 from .geometry import INDEX_BOX_H, INDEX_BOX_W
 from .glyphs import RANKS, RED_SUITS, SUIT_CHAR, SUITS, draw_suit
-from .suit_decision import likeliest_suit, suit_verdict
+from .suit_decision import COLOUR_SUITS, likeliest_suit, suit_verdict
 
 PATCH_PPM = 4.0
 PATCH_W = int(INDEX_BOX_W * PATCH_PPM)
@@ -954,10 +954,6 @@ def decide_patch(
     return IndexReading(rank, suit, float(t.patch_conf * min(pr[r], ps[si])), gl.rank_box, gl.suit_box)
 
 
-#: which of SUITS are red (the pooled suit is one of the ink's colour)
-_RED_SUIT = np.array([s in RED_SUITS for s in SUITS])
-
-
 def may_pool(pr: np.ndarray, t: Thresholds) -> bool:
     """Whether the whole-patch network's rank probabilities ``pr`` leave a
     pooled reading possible (Thresholds.pooled_whole_rank), asked before the
@@ -987,15 +983,16 @@ def decide_pooled(gl: Glyphs, pr: np.ndarray, ps: np.ndarray, rank_p: np.ndarray
     # (a Russian ace's Т), however sure the whole-patch network is of one
     if not may_pool(pr, t) or gl.red is None or max(pr[-1], float(rank_p[len(RANKS) :].sum()), suit_p[-1]) > t.net_junk:
         return None
+    same = list(COLOUR_SUITS[gl.red])  # the ink colour's suits
     rank = pr[: len(RANKS)] * rank_p[: len(RANKS)]
-    suit = ps[: len(SUITS)] * suit_p[: len(SUITS)] * (_RED_SUIT == gl.red)
+    suit = ps[same] * suit_p[same]
     if rank.sum() <= 0 or suit.sum() <= 0:
         return None
-    ri, si = int(np.argmax(rank)), int(np.argmax(suit))
-    p = float(rank[ri] / rank.sum() * suit[si] / suit.sum())
+    ri, k = int(np.argmax(rank)), int(np.argmax(suit))
+    p = float(rank[ri] / rank.sum() * suit[k] / suit.sum())
     if p < t.patch_pooled:
         return None
-    return IndexReading(RANKS[ri], SUITS[si], float(t.patch_conf * p), gl.rank_box, gl.suit_box)
+    return IndexReading(RANKS[ri], SUITS[same[k]], float(t.patch_conf * p), gl.rank_box, gl.suit_box)
 
 
 @dataclass(frozen=True)
