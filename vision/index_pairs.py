@@ -110,6 +110,7 @@ import numpy as np
 
 from .cards import TABLE_NEAR, Plane, background_colour, inside, sample_patch
 from .corner_index import PATCH_PPM, PATCH_W, IndexReading, References, read_patch
+from .lone_suits import LONE_DIAG, lone_suit_candidates
 
 #: a rank glyph's height (box extent along the card's long axis), mm
 RANK_H = (3.5, 11.0)
@@ -201,6 +202,10 @@ CROWD_MM = 20.0
 #: seeds 0-299 and 500-799 at 0.75 20 more right and 2 more wrong, at the
 #: usual 0.6 19 and 2; docs/vision.md, Figures)
 TRIED_CORNER_CONFIDENCE = 0.9
+#: a suit whose rank was found fainter (vision.lone_suits), read after every
+#: other step: at least this sure, and at most this many such patches a frame
+LONE_CONFIDENCE = 0.6
+MAX_LONE_TRIES = 6
 
 
 @dataclass(frozen=True)
@@ -820,6 +825,7 @@ def find_index_pairs(
     read_at=None,
     sheets=(),
     table_holes=None,
+    lone: list | None = None,
 ) -> list[PairReading]:
     """Corner indices found from their rank/suit ink pairs.
 
@@ -860,7 +866,11 @@ def find_index_pairs(
     outlines (plane mm) of paper regions that are sheets of paper, not
     cards (a page of rules, a score pad): candidates there are print, as
     those of a large cluster are (:func:`in_print`): tried after every
-    other, and a patch declined there is not handed to ``declined``."""
+    other, and a patch declined there is not handed to ``declined``.
+    ``lone``: when given, gets (rank top, v, suit centre) of each suit spot
+    that no pair took with a rank found fainter beside it
+    (:mod:`vision.lone_suits`), for :func:`read_lone_suits` once every
+    other step has read what it reads."""
     n_own = len(holes[0])  # holes from here on are sealed ones
     if seal:
         extra_stats, extra_cents, mask = sealed_holes(mask, plane, frame, bg_tiles)
@@ -920,6 +930,14 @@ def find_index_pairs(
             cands.append((score, tuple(int(idx[i]) for i in (*ids, s)), top, v))
     wide: set[int] = set()
     cands += merged_candidates(spots, skip, mask, plane, wide, table)
+    if lone is not None and gray is not None:
+        taken = np.zeros(len(spots.centres), bool)
+        for c in cands:
+            taken[list(c[1])] = True
+        diag = spots.diag
+        alone = ~skip & ~taken & (diag >= LONE_DIAG[0]) & (diag <= LONE_DIAG[1]) & (spots.labels < n_table)
+        if alone.any():
+            lone += [(top, v, spots.centres[ids[0]]) for _score, ids, top, v in lone_suit_candidates(spots, alone, gray, mask, plane)]
     cands.sort(key=lambda c: c[0])
     # pairs with the card's end beyond the rank first; the others (a card
     # edge lost against a white card next to it) after them, fewer
@@ -968,13 +986,7 @@ def find_index_pairs(
                 note((top, v, ids, "no_edge"))
                 continue
             blind += 1
-        u = np.array([v[1], -v[0]])
-        corner = top - PATCH_TOP_MARGIN * v - PATCH_RANK_U * u
-        if read_at is None:
-            patch = sample_patch(frame, plane, corner, u, v)
-            r = read_patch(patch, refs, glyphs_of)
-        else:
-            r, patch = read_at(corner, u, v)
+        r, corner, u, patch = read_placed(frame, plane, top, v, refs, glyphs_of, read_at)
         # a sealed spot's glyphs touch the card's edge or something on it: surer readings only.
         # A 6 or 9 with no card end seen is read too: upside down each is the other, but the
         # readers tell an upside-down patch (session 32, 1080p seeds 0-299: 22 such reads,
@@ -987,12 +999,7 @@ def find_index_pairs(
         ok = r is not None and r.confidence >= least
         fate = "declined"
         if ok:
-            x, y, w, h = r.rank_box
-            # the reader must have read this pair's rank, not some other glyph
-            ok = (
-                abs((x + w / 2) / PATCH_PPM - PATCH_RANK_U) <= MAX_SHIFT
-                and abs(y / PATCH_PPM - PATCH_TOP_MARGIN) <= MAX_SHIFT
-            )
+            ok = rank_where_placed(r)
             fate = "misplaced"
         if not ok:
             note((top, v, ids, fate))
@@ -1006,4 +1013,53 @@ def find_index_pairs(
         out.append(PairReading(card_corner(corner, u, v, r.rank_box), u, v, r))
         # spots of the index just read (e.g. the second glyph of a "10")
         used |= _known(spots.centres, index_boxes([(corner, u, v, r)]), np.zeros((0, 2)), 0)
+    return out
+
+
+def read_placed(frame, plane: Plane, top: np.ndarray, v: np.ndarray, refs, glyphs_of=None, read_at=None):
+    """The patch placed from a rank's top and the rank -> suit direction
+    ``v``, read: (reading or None, patch corner, u, patch).  ``read_at``: as
+    :func:`find_index_pairs` takes it."""
+    u = np.array([v[1], -v[0]])
+    corner = top - PATCH_TOP_MARGIN * v - PATCH_RANK_U * u
+    if read_at is None:
+        patch = sample_patch(frame, plane, corner, u, v)
+        return read_patch(patch, refs, glyphs_of), corner, u, patch
+    r, patch = read_at(corner, u, v)
+    return r, corner, u, patch
+
+
+def rank_where_placed(r: IndexReading) -> bool:
+    """Whether the reader read the rank where the patch was placed for it, not some other glyph."""
+    x, y, w, h = r.rank_box
+    return abs((x + w / 2) / PATCH_PPM - PATCH_RANK_U) <= MAX_SHIFT and abs(y / PATCH_PPM - PATCH_TOP_MARGIN) <= MAX_SHIFT
+
+
+def read_lone_suits(
+    frame, plane: Plane, lone: list, outlines=(), anchors=(), refs: References | None = None, glyphs_of=None, read_at=None, max_tries: int = MAX_LONE_TRIES
+) -> list[PairReading]:
+    """The indices of :func:`find_index_pairs`' ``lone`` suits, read once
+    every other step has: those whose suit or rank lies where a card found
+    (``outlines``, ``anchors``, as find_index_pairs takes them) has an
+    index are not tried (a faint rank is a weaker guess at the card's axis
+    than a pair, and read first it took three cards that later steps read
+    right, as the other black suit, over 720p scenes 0-999), and only
+    ``max_tries`` patches are read, each counting at ``LONE_CONFIDENCE``."""
+    known = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
+    known.append(outlines_index_spots(list(outlines)))
+    places = np.vstack(known)
+    out: list[PairReading] = []
+    tries = 0
+    for top, v, suit in lone:
+        if tries >= max_tries:
+            break
+        glyphs = np.array([suit, top + 2.5 * v])
+        if len(places) and float(np.linalg.norm(places[None] - glyphs[:, None], axis=2).min()) < 5.0:
+            continue
+        tries += 1
+        r, corner, u, _patch = read_placed(frame, plane, top, v, refs, glyphs_of, read_at)
+        if r is None or r.confidence < LONE_CONFIDENCE or not rank_where_placed(r):
+            continue
+        out.append(PairReading(card_corner(corner, u, v, r.rank_box), u, v, r))
+        places = np.vstack([places, out[-1].anchor[None]])
     return out

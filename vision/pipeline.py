@@ -69,6 +69,7 @@ from .index_pairs import (
     SEARCH_TRIES,
     find_index_pairs,
     read_card_index_spots,
+    read_lone_suits,
 )
 from .index_pairs import card_corner as pair_card_corner
 from .laid_out import cards_laid_apart
@@ -699,9 +700,10 @@ class VisionPipeline:
         # the frame's tries from a staggered pile's cards: bench/vision_print.py)
         sheets = [blobs[bi].contour_plane for bi in _sheets(blobs, found)]
         pair_found: list[_Found] = []  # cards the finder read from an index alone: how much of each lies uncovered is unknown
+        lone: list | None = [] if read_pips else None  # suits whose rank only a fainter look finds: read last
         for p in find_index_pairs(
             frame, plane, holes, mask, work_gray, all_reads, *known, all_corners, refs=self.refs, bg_tiles=bg, declined=pair_declined,
-            glyphs_of=glyphs_of, read_at=pair_read, sheets=sheets, table_holes=table_holes,
+            glyphs_of=glyphs_of, read_at=pair_read, sheets=sheets, table_holes=table_holes, lone=lone,
             # the scale search's readings (no pips) are several a frame, and compare only counts
             max_tries=MAX_TRIES if read_pips else SEARCH_TRIES,
         ):
@@ -740,6 +742,15 @@ class VisionPipeline:
                 found.append(_Found("card", card_outline(c.point, u, v), [index_anchor(x.point, xu, xv) for x, xu, xv in looks], r.confidence, r.rank, r.suit))
         # number cards still unread whose first row of pips shows beside the index (vision.near_pip)
         found += self._near_pip_cards(frame, plane, declined, blobs, found, pair_declined, mask, glyphs_of) if read_pips else []
+        # suits whose rank the paper mask lost, where no step above found their card (vision.lone_suits)
+        if lone:
+            for p in read_lone_suits(frame, plane, lone, *_finder_known(found), refs=self.refs, glyphs_of=glyphs_of, read_at=pair_read):
+                r = p.reading
+                others = [(a, x.outline) for x in found if x.kind == "card" for a in x.anchors]
+                if r.rank in NUMBER_RANKS and _layout_rules_out(frame, plane, p.corner, p.u, p.v, r.rank, others, corner_points, mask=mask):
+                    continue
+                # not where the pips refuted the same reading: merged into its card, it would take it out with it
+                found += _not_refuted([_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit)], refuted)
         found = _merge_same_card(found)
         # printed cards and marked backs
         markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)
