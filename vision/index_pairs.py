@@ -77,7 +77,9 @@ Weak spots: a deck whose index sits far from the edges (beyond
 index in the mirrored corners of a four-index deck is read, but its card
 outline is put on the wrong side; a rank whose thin strokes the paper mask
 loses (at 720p a 1 mm stroke is a pixel or two) down to specks under
-``GLYPH_DIAG``'s 2.5 mm leaves its suit with no pair; a glyph within about a
+``GLYPH_DIAG``'s 2.5 mm leaves its suit with no pair (such a suit's rank is
+looked for fainter, :mod:`vision.lone_suits`, and read after every other
+step, :func:`read_lone_suits`); a glyph within about a
 millimetre of the card's edge, or of a frame line printed round the face
 (French "Paris" patterns), joins the table and is no hole in the paper: the
 paper mask closed across such notches (:func:`sealed_holes`) gives it back
@@ -203,8 +205,12 @@ CROWD_MM = 20.0
 #: usual 0.6 19 and 2; docs/vision.md, Figures)
 TRIED_CORNER_CONFIDENCE = 0.9
 #: a suit whose rank was found fainter (vision.lone_suits), read after every
-#: other step: at least this sure, and at most this many such patches a frame
-LONE_CONFIDENCE = 0.6
+#: other step: at least this sure, and at most this many such patches a frame.
+#: At 0.6 (a pair's), third-party decks at 720p (bench/vision_decks.py, 10
+#: scenes) read two more wrong (orell's J of clubs as a 3 of spades at 0.64,
+#: oxygen-white's ace of spades as a 4 at 0.62); at 0.65 none, and 2 cards
+#: fewer of 720p scenes 0-999 (5352 -> 5350 found, none misread either way)
+LONE_CONFIDENCE = 0.65
 MAX_LONE_TRIES = 6
 
 
