@@ -76,11 +76,15 @@ def lone_suit_candidates(spots, lone: np.ndarray, gray: np.ndarray, mask: np.nda
         own[max(by0, 0) : max(by0, 0) + sub.shape[0], max(bx0, 0) : max(bx0, 0) + sub.shape[1]] = sub
         own = cv2.dilate(own, np.ones((3, 3), np.uint8))
         faint[own > 0] = 0
-        n, lab, st, _ = cv2.connectedComponentsWithStats(faint, connectivity=8)
+        n, lab, st, cents = cv2.connectedComponentsWithStats(faint, connectivity=8)
+        js = np.flatnonzero(st[1:, 4] >= 3) + 1
+        if not len(js):
+            continue
+        # only components whose centroid lies near an index's distance are measured pixel by pixel
+        # (1 mm spare: the mean of the pixels' plane points is not quite their centroid's)
+        near = np.linalg.norm(plane.to_plane(cents[js] + (x0 + 0.5, y0 + 0.5)) - c, axis=1)
         found = []
-        for j in range(1, n):
-            if st[j, 4] < 3:
-                continue
+        for j in js[(near >= RANK_DIST[0] - 1.0) & (near <= RANK_DIST[1] + 1.0)].tolist():
             ys, xs = np.nonzero(lab == j)
             pts = plane.to_plane(np.stack((xs + (x0 + 0.5), ys + (y0 + 0.5)), axis=1)).astype(np.float64)
             rc = pts.mean(axis=0)
