@@ -943,7 +943,7 @@ def find_index_pairs(
         diag = spots.diag
         alone = ~skip & ~taken & (diag >= LONE_DIAG[0]) & (diag <= LONE_DIAG[1]) & (spots.labels < n_table)
         if alone.any():
-            lone += [(top, v, spots.centres[ids[0]]) for _score, ids, top, v in lone_suit_candidates(spots, alone, gray, mask, plane)]
+            lone += [(top, v, spots.centres[k]) for k, top, v in lone_suit_candidates(spots, alone, gray, mask, plane)]
     cands.sort(key=lambda c: c[0])
     # pairs with the card's end beyond the rank first; the others (a card
     # edge lost against a white card next to it) after them, fewer

@@ -13,11 +13,13 @@ pipeline missed, were lost so.
 Here, around each suit-sized spot that no pair took, ink is asked for
 against the paper right around it (``FAINT_INK`` grey levels under its
 brighter tenth), not against the mask's level: a faint spot beside the suit
-at an index's distance, of a rank's size, gives the rank -> suit direction,
-and the pair is tried as any other, after every other (``index_pairs``
-orders them last) and only at ``LONE_CONFIDENCE``.
+at an index's distance, of a rank's size, gives the rank -> suit direction
+and the rank's top, from which the patch is placed as a pair's is.  The
+pipeline reads them after every other step, where no card found has an
+index (:func:`vision.index_pairs.read_lone_suits`, at
+``LONE_CONFIDENCE``).
 
-Pure functions over the work image; the finder reads the patches."""
+Pure functions over the work image; the finder gathers, the pipeline reads."""
 
 from __future__ import annotations
 
@@ -43,19 +45,20 @@ REACH = 14.0
 PER_SUIT = 2
 
 
-def lone_suit_candidates(spots, lone: np.ndarray, gray: np.ndarray, mask: np.ndarray, plane: Plane) -> list[tuple[float, tuple[int, ...], np.ndarray, np.ndarray]]:
-    """[(score, (suit spot,), rank top, v)] for the spots flagged ``lone``
-    (suit-sized, in no pair): ``top`` the faint rank's end away from the
-    suit, ``v`` the rank -> suit direction (plane mm).  ``spots``:
+def lone_suit_candidates(spots, lone: np.ndarray, gray: np.ndarray, mask: np.ndarray, plane: Plane) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """[(suit spot, rank top, v)] for the spots flagged ``lone`` (suit-sized,
+    in no pair), the largest faint rank of each first: ``top`` the faint
+    rank's end away from the suit, ``v`` the rank -> suit direction (plane
+    mm).  ``spots``:
     :class:`vision.index_pairs.Spots`; ``gray`` and ``mask``: the work image
     and its paper mask."""
-    out: list[tuple[float, tuple[int, ...], np.ndarray, np.ndarray]] = []
+    out: list[tuple[int, np.ndarray, np.ndarray]] = []
     h_img, w_img = gray.shape[:2]
     to_work = np.linalg.inv(plane.work_to_plane)
     for k in np.nonzero(lone)[0].tolist():
         x, y, w, h, _area = spots.boxes[k].tolist()
         c = spots.centres[k]
-        # work px per mm here, from the box's sides in plane mm
+        # plane mm per work px here, from the box's sides
         mm_px = max(float(np.linalg.norm(spots.ex[k])) / max(w, 1), float(np.linalg.norm(spots.ey[k])) / max(h, 1), 1e-6)
         r = int(np.ceil(REACH / mm_px))
         cw = cv2.perspectiveTransform(np.float64(c).reshape(1, 1, 2), to_work).reshape(2)
@@ -106,6 +109,5 @@ def lone_suit_candidates(spots, lone: np.ndarray, gray: np.ndarray, mask: np.nda
             top = rc + float(along.min()) * v + (float(across.max()) + float(across.min())) / 2 * u
             found.append((int(st[j, 4]), top, v))
         found.sort(key=lambda f: -f[0])
-        for rank, (_size, top, v) in enumerate(found[:PER_SUIT]):
-            out.append((10.0 + rank, (k,), top, v))
+        out += [(k, top, v) for _size, top, v in found[:PER_SUIT]]
     return out
