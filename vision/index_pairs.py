@@ -522,6 +522,14 @@ def outlines_index_spots(outlines) -> np.ndarray:
     return spots[(la >= 1e-6) & (lb >= 1e-6)]
 
 
+def index_places(outlines, anchors) -> np.ndarray:
+    """Where cards found have an index, (k, 2) plane mm: ``anchors`` (each
+    an array of points) and every corner's index spot of ``outlines``."""
+    places = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
+    places.append(outlines_index_spots(list(outlines)))
+    return np.vstack(places)
+
+
 def _known(centres: np.ndarray, boxes, anchors: np.ndarray, anchor_r: float) -> np.ndarray:
     """Spots that belong to an index already read."""
     known = np.zeros(len(centres), bool)
@@ -893,9 +901,7 @@ def find_index_pairs(
         trace.update(holes=holes, spots=spots, skip=none, at_tried=none, cands=[])
     if len(spots.centres) < 1:
         return []
-    anchors = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
-    anchors.append(outlines_index_spots(list(outlines)))
-    anchors = np.vstack(anchors) if anchors else np.zeros((0, 2))
+    anchors = index_places(outlines, anchors)
     skip = _known(spots.centres, index_boxes(reads), anchors, 5.0)
     # spots where a tried corner's index lies: tried last, and held to more
     at_tried = np.zeros(len(spots.centres), bool)
@@ -1051,9 +1057,7 @@ def read_lone_suits(
     than a pair, and read first it took three cards that later steps read
     right, as the other black suit, over 720p scenes 0-999), and only
     ``max_tries`` patches are read, each counting at ``LONE_CONFIDENCE``."""
-    known = [np.asarray(a, np.float64).reshape(-1, 2) for a in anchors]
-    known.append(outlines_index_spots(list(outlines)))
-    places = np.vstack(known)
+    places = index_places(outlines, anchors)
     out: list[PairReading] = []
     tries = 0
     for top, v, suit in lone:

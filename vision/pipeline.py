@@ -707,16 +707,12 @@ class VisionPipeline:
             # the scale search's readings (no pips) are several a frame, and compare only counts
             max_tries=MAX_TRIES if read_pips else SEARCH_TRIES,
         ):
-            r = p.reading
-            if read_pips and r.rank in NUMBER_RANKS:
-                # the layout beside its index, as a corner's reading (its paper from the mask);
-                # every card read so far, the pairs read before this one included
-                others = [(a, x.outline) for x in found if x.kind == "card" for a in x.anchors]
-                if _layout_rules_out(frame, plane, p.corner, p.u, p.v, r.rank, others, corner_points, mask=mask):
-                    refuted.append((p.anchor, r.rank, r.suit))
-                    continue
-            found.append(_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit))
-            pair_found.append(found[-1])
+            card = _pair_card(frame, plane, p, found, corner_points, mask) if read_pips else _pair_card(frame, plane, p)
+            if card is None:
+                refuted.append((p.anchor, p.reading.rank, p.reading.suit))
+                continue
+            found.append(card)
+            pair_found.append(card)
         light = cal is None and light_neutral_table(bg)
         if self.edge_corners and (
             light or (cal is None and read_pips and finest_px_per_mm(plane, frame.shape) >= NOTCHED_MIN_PX_PER_MM)
@@ -745,12 +741,9 @@ class VisionPipeline:
         # suits whose rank the paper mask lost, where no step above found their card (vision.lone_suits)
         if lone:
             for p in read_lone_suits(frame, plane, lone, *_finder_known(found), refs=self.refs, glyphs_of=glyphs_of, read_at=pair_read):
-                r = p.reading
-                others = [(a, x.outline) for x in found if x.kind == "card" for a in x.anchors]
-                if r.rank in NUMBER_RANKS and _layout_rules_out(frame, plane, p.corner, p.u, p.v, r.rank, others, corner_points, mask=mask):
-                    continue
+                card = _pair_card(frame, plane, p, found, corner_points, mask)
                 # not where the pips refuted the same reading: merged into its card, it would take it out with it
-                found += _not_refuted([_Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit)], refuted)
+                found += _not_refuted([card], refuted) if card is not None else []
         found = _merge_same_card(found)
         # printed cards and marked backs
         markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)
@@ -1926,6 +1919,20 @@ def _ruled_pieces(blobs, free: list[int]) -> set[int]:
             out |= set(group)
             taken |= set(group)
     return out
+
+
+def _pair_card(frame, plane: Plane, p, found=None, corner_points=(), mask=None) -> _Found | None:
+    """The card an index read from its ink alone (:class:`vision.index_pairs.PairReading`)
+    stands for, held a little below its reading's confidence; None where the layout
+    beside the index rules a number card's rank out, as a corner's reading is checked
+    (its paper from ``mask``; ``found``: every card read so far).  Without ``found``,
+    unchecked (the no-mat scale search, which reads no pips)."""
+    r = p.reading
+    if found is not None and r.rank in NUMBER_RANKS:
+        others = [(a, x.outline) for x in found if x.kind == "card" for a in x.anchors]
+        if _layout_rules_out(frame, plane, p.corner, p.u, p.v, r.rank, others, corner_points, mask=mask):
+            return None
+    return _Found("card", card_outline(p.corner, p.u, p.v), [p.anchor], r.confidence * 0.95, r.rank, r.suit)
 
 
 def _finder_known(found: list[_Found]) -> tuple[list[np.ndarray], list[np.ndarray]]:
