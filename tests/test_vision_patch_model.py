@@ -290,6 +290,28 @@ def test_without_cut_glyphs_a_rank_and_suit_of_two_inks_are_not_read(monkeypatch
     assert read_without_glyphs(two_inks, THRESHOLDS) is not None
 
 
+def test_without_cut_glyphs_the_inks_colour_is_the_index_columns_not_a_card_edge_beside_it(monkeypatch):
+    """A faint red J and its heart beside the next card's blue edge (720p scenes 47 and 241: the
+    whole patch's strong ink measured 0.15-0.19 red, under RED_INK_AT_LEAST, and the card was
+    lost): the colour is measured where an index's glyphs lie, so the edge does not dilute it."""
+    from vision import corner_index
+    from vision.corner_index import INDEX_COLUMN_MM, PATCH_PPM, read_without_glyphs
+
+    pr = np.full(len(patch_model.RANK_CLASSES), 0.002, np.float32)
+    ps = np.full(len(SUITS), 0.01, np.float32)
+    pr[patch_model.RANK_CLASSES.index("J")], ps[SUITS.index("hearts")] = 0.97, 0.97
+    monkeypatch.setattr(corner_index.patch_model, "input_probs", lambda x: (pr[None], ps[None]))
+    patch = np.full((PATCH_H, PATCH_W, 3), 230, np.uint8)
+    patch[8:40, 18:22] = (120, 110, 190)  # the J: one thin, faint red stroke
+    patch[44:64, 10:30] = (40, 40, 200)  # the heart
+    edge = int(INDEX_COLUMN_MM * PATCH_PPM) + 6
+    patch[30:, edge : edge + 8] = (110, 40, 40)  # the next card's blue edge, right of the index
+    r = read_without_glyphs(patch, THRESHOLDS)
+    assert r is not None and (r.rank, r.suit) == ("J", "hearts")
+    monkeypatch.setattr(corner_index, "INDEX_COLUMN_MM", 13.0)  # the whole patch's colour, as before
+    assert read_without_glyphs(patch, THRESHOLDS) is None
+
+
 def _leaning(classes, name: str, p: float) -> np.ndarray:
     """Probabilities over ``classes`` giving ``name`` p and the rest evenly (junk last, at 0.01)."""
     out = np.full(len(classes), (1.0 - p - 0.01) / (len(classes) - 2), np.float32)
@@ -353,3 +375,22 @@ def test_a_card_each_network_alone_declines_is_read_pooled_in_a_frame(monkeypatc
     assert len(queens()) == 1
     monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(THRESHOLDS, patch_pooled=1.01))
     assert queens() == []
+
+
+def test_a_faint_jack_beside_a_card_edge_is_read_in_a_frame(monkeypatch):
+    """720p bench scene 47: the jack of hearts, whose glyphs the reader cannot
+    cut, is read by the whole-patch network, its ink's colour measured in the
+    index's column; measured over the whole patch, the next card's edge left
+    it under clearly red and the card was lost."""
+    from vision import corner_index
+    from vision.pipeline import VisionPipeline
+    from vision.scene import render_scene
+
+    img, _ = render_scene(1280, 720, 4 + 47 % 9, seed=47, mat=47 % 3 != 2)
+
+    def jacks():
+        return [s for s in VisionPipeline().process(img).sightings if s.kind == "card" and (s.rank, s.suit) == ("J", "hearts")]
+
+    assert len(jacks()) == 1
+    monkeypatch.setattr(corner_index, "INDEX_COLUMN_MM", 13.0)
+    assert jacks() == []

@@ -876,6 +876,10 @@ RED_INK_AT_LEAST = 0.2
 BLACK_INK_AT_MOST = 0.08
 #: strong ink pixels (of the network's input) that a place must hold for its colour to count
 MIN_PART_INK = 3
+#: how far across from the patch's left edge (mm) an index's glyphs lie, for
+#: their colour (read_without_glyphs): the rank's middle is placed 5 mm in,
+#: the widest ranks and suits reach 8 mm
+INDEX_COLUMN_MM = 8.5
 
 
 def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexReading | None:
@@ -893,14 +897,18 @@ def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexRe
     rank, suit = patch_model.RANK_CLASSES[r], patch_model.SUIT_CLASSES[si]
     if rank not in RANKS or min(pr[r], ps[si]) < t.patch_no_glyphs:
         return None
-    strong = x[0, 0] > 0.5
-    redness = float(x[0, 1][strong].mean()) if strong.any() else 0.0
+    # the ink's colour is the index column's: a card's edge or back beside it is not the index
+    # (a faint red J beside the next card's blue edge measured 0.15-0.19 red over the whole patch)
+    column = int(round(INDEX_COLUMN_MM / INDEX_BOX_W * x.shape[3]))
+    strong = x[0, 0, :, :column] > 0.5
+    redness = float(x[0, 1, :, :column][strong].mean()) if strong.any() else 0.0
     if not _clearly(redness, suit in RED_SUITS):
         return None
     # an index is printed in one ink: where the rank's place or the suit's holds strong ink
     # clearly of the other colour, the patch holds two cards' glyphs (a black rank over the
     # next card's red one in a staggered pile, read as a 6 of diamonds at 12 MP)
     cut = int(round(NOMINAL_SUIT_BOX[1] / PATCH_H * x.shape[2]))
+    x = x[..., :column]
     for part, red in ((strong[:cut], x[0, 1][:cut]), (strong[cut:], x[0, 1][cut:])):
         if part.sum() >= MIN_PART_INK:
             if _clearly(float(red[part].mean()), suit not in RED_SUITS):
