@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import os
 import re
 import shutil
 import subprocess
@@ -282,7 +283,9 @@ class Deck:
             if art is None or art.shape != (cardart.H, cardart.W, 4):
                 art = rasterize(self.source, rank, suit)
                 self.dir.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp.png")
+                # a name of this process's own: two benchmarks rendering one deck at once each
+                # replaced the other's half-written file (FileNotFoundError on the second replace)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp.png")
                 cv2.imwrite(str(tmp), art)
                 tmp.replace(path)
             self._mem[key] = art
