@@ -884,9 +884,10 @@ INDEX_COLUMN_MM = 8.5
 
 def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexReading | None:
     """The whole-patch network's reading of a patch whose glyphs could not be
-    cut: at ``t.patch_no_glyphs``, when the strong ink's colour is clearly
-    the suit's and neither the rank's place nor the suit's holds ink
-    clearly of the other colour.  Its boxes are where an index's glyphs
+    cut: at ``t.patch_no_glyphs``, when the strong ink's colour where an
+    index's glyphs lie (``INDEX_COLUMN_MM``) is clearly the suit's and
+    neither the rank's place nor the suit's holds ink clearly of the other
+    colour.  Its boxes are where an index's glyphs
     usually lie."""
     x = patch_model.patch_inputs(patch)
     if whole is None:
@@ -900,18 +901,17 @@ def read_without_glyphs(patch: np.ndarray, t: Thresholds, whole=None) -> IndexRe
     # the ink's colour is the index column's: a card's edge or back beside it is not the index
     # (a faint red J beside the next card's blue edge measured 0.15-0.19 red over the whole patch)
     column = int(round(INDEX_COLUMN_MM / INDEX_BOX_W * x.shape[3]))
-    strong = x[0, 0, :, :column] > 0.5
-    redness = float(x[0, 1, :, :column][strong].mean()) if strong.any() else 0.0
+    strong, red = x[0, 0, :, :column] > 0.5, x[0, 1, :, :column]
+    redness = float(red[strong].mean()) if strong.any() else 0.0
     if not _clearly(redness, suit in RED_SUITS):
         return None
     # an index is printed in one ink: where the rank's place or the suit's holds strong ink
     # clearly of the other colour, the patch holds two cards' glyphs (a black rank over the
     # next card's red one in a staggered pile, read as a 6 of diamonds at 12 MP)
     cut = int(round(NOMINAL_SUIT_BOX[1] / PATCH_H * x.shape[2]))
-    x = x[..., :column]
-    for part, red in ((strong[:cut], x[0, 1][:cut]), (strong[cut:], x[0, 1][cut:])):
+    for part, part_red in ((strong[:cut], red[:cut]), (strong[cut:], red[cut:])):
         if part.sum() >= MIN_PART_INK:
-            if _clearly(float(red[part].mean()), suit not in RED_SUITS):
+            if _clearly(float(part_red[part].mean()), suit not in RED_SUITS):
                 return None
     return IndexReading(rank, suit, float(t.patch_conf * min(pr[r], ps[si])), NOMINAL_RANK_BOX, NOMINAL_SUIT_BOX)
 
