@@ -707,7 +707,7 @@ class VisionPipeline:
             # the scale search's readings (no pips) are several a frame, and compare only counts
             max_tries=MAX_TRIES if read_pips else SEARCH_TRIES,
         ):
-            card = _pair_card(frame, plane, p, found, corner_points, mask) if read_pips else _pair_card(frame, plane, p)
+            card = _pair_card(frame, plane, p, found if read_pips else None, corner_points, mask)
             if card is None:
                 refuted.append((p.anchor, p.reading.rank, p.reading.suit))
                 continue
