@@ -42,14 +42,26 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 
 def _patch_plain(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One patch_inputs input (2 x H x W) -> (rank, suit) probabilities."""
-    d = np.load(patch_model.MODEL_PATH)
-    P = {k: d[k].astype(np.float64) for k in d.files}
-    a = x.astype(np.float64)
-    for k in patch_model.CONVS:
-        a = _relu_pool(_conv(a, P[f"{k}_w"], P[f"{k}_b"]))
-    h = np.maximum(P["fc_w"] @ a.ravel() + P["fc_b"], 0)  # torch flattens (C, H, W)
-    return _softmax(P["rank_w"] @ h + P["rank_b"]), _softmax(P["suit_w"] @ h + P["suit_b"])
+    """One patch_inputs input (2 x H x W) -> (rank, suit) probabilities: the
+    shipped networks' (the second beside the first, when present): their
+    geometric mean, renormalised."""
+    out = []
+    for path in (patch_model.MODEL_PATH, patch_model.SECOND_MODEL_PATH):
+        if not path.exists():
+            continue
+        d = np.load(path)
+        P = {k: d[k].astype(np.float64) for k in d.files}
+        a = x.astype(np.float64)
+        for k in patch_model.CONVS:
+            a = _relu_pool(_conv(a, P[f"{k}_w"], P[f"{k}_b"]))
+        h = np.maximum(P["fc_w"] @ a.ravel() + P["fc_b"], 0)  # torch flattens (C, H, W)
+        out.append((_softmax(P["rank_w"] @ h + P["rank_b"]), _softmax(P["suit_w"] @ h + P["suit_b"])))
+    return _geometric_mean([r for r, _ in out]), _geometric_mean([s for _, s in out])
+
+
+def _geometric_mean(probs: list[np.ndarray]) -> np.ndarray:
+    z = np.prod(probs, axis=0) ** (1 / len(probs))
+    return z / z.sum()
 
 
 def _glyph_plain(kind: str, ink: np.ndarray, view: np.ndarray) -> np.ndarray:

@@ -33,6 +33,42 @@ def test_the_weights_ship_and_match_the_input_size():
     assert abs(pr.sum() - 1) < 1e-4 and abs(ps.sum() - 1) < 1e-4
 
 
+def test_two_networks_ship_and_their_geometric_mean_is_the_reading():
+    """The second network (trained apart, on frames' patches) is not an
+    optional extra at run time: both weights ship, and every caller gets
+    the pair's geometric mean."""
+    assert patch_model.SECOND_MODEL_PATH.exists()
+    first, second = patch_model.load(patch_model.MODEL_PATH), patch_model.load(patch_model.SECOND_MODEL_PATH)
+    x = patch_model.patch_inputs(np.stack([p for p, _, _ in _drawn(7_000_002, n=6)]))
+    (r1, s1), (r2, s2) = first.probs(x), second.probs(x)
+    pr, ps = patch_model.input_probs(x)
+    assert np.allclose(pr, patch_model.ensemble([r1, r2]), atol=1e-6)
+    assert np.allclose(ps, patch_model.ensemble([s1, s2]), atol=1e-6)
+    assert np.allclose(pr.sum(axis=1), 1, atol=1e-5) and np.allclose(ps.sum(axis=1), 1, atol=1e-5)
+
+
+def test_the_geometric_mean_is_sure_only_where_both_networks_lean_the_same_way():
+    sure, torn = np.array([[0.96, 0.02, 0.02]]), np.array([[0.02, 0.96, 0.02]])
+    assert np.allclose(patch_model.ensemble([sure, sure]), sure)
+    assert patch_model.ensemble([sure, torn]).max() < 0.5
+    # one network at 0.8, the other at 0.9: about 0.86, not the surer one's 0.9
+    both = patch_model.ensemble([np.array([[0.8, 0.1, 0.1]]), np.array([[0.9, 0.05, 0.05]])])[0]
+    assert 0.84 < both[0] < 0.9
+
+
+def test_without_the_second_weights_the_first_network_reads_alone(monkeypatch, tmp_path):
+    x = patch_model.patch_inputs(np.stack([p for p, _, _ in _drawn(7_000_003, n=3)]))
+    alone = patch_model.load(patch_model.MODEL_PATH).probs(x)
+    monkeypatch.setattr(patch_model, "SECOND_MODEL_PATH", tmp_path / "missing.npz")
+    patch_model._nets.cache_clear()
+    try:
+        pr, ps = patch_model.input_probs(x)
+        assert np.array_equal(pr, alone[0]) and np.array_equal(ps, alone[1])
+    finally:
+        monkeypatch.undo()
+        patch_model._nets.cache_clear()
+
+
 def test_a_batch_reads_as_its_patches_one_by_one():
     patches = np.stack([p for p, _, _ in _drawn(7_000_001, n=5)])
     pr, ps = patch_model.patch_probs(patches)
@@ -360,17 +396,19 @@ def test_pooled_the_two_networks_read_where_each_alone_leans_but_is_not_sure():
 
 
 def test_a_card_each_network_alone_declines_is_read_pooled_in_a_frame(monkeypatch):
-    """720p bench scene 180: the queen of spades is found only by the pooled
+    """720p bench scene 187: the queen of hearts is found only by the pooled
     reading (every corner of it declined by the glyph reader and by the
-    whole-patch network alone)."""
+    whole-patch networks alone).  Until session 54 this was scene 180's
+    queen of spades, which the two whole-patch networks now read without
+    pooling."""
     from vision import corner_index
     from vision.pipeline import VisionPipeline
     from vision.scene import render_scene
 
-    img, _ = render_scene(1280, 720, 4 + 180 % 9, seed=180, mat=True)
+    img, _ = render_scene(1280, 720, 4 + 187 % 9, seed=187, mat=True)
 
     def queens():
-        return [s for s in VisionPipeline().process(img).sightings if s.kind == "card" and (s.rank, s.suit) == ("Q", "spades")]
+        return [s for s in VisionPipeline().process(img).sightings if s.kind == "card" and (s.rank, s.suit) == ("Q", "hearts")]
 
     assert len(queens()) == 1
     monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(THRESHOLDS, patch_pooled=1.01))

@@ -724,7 +724,13 @@ class Thresholds:
     # (it read at corners alone); at 0.7 they take it from p = 0.86 on
     # (the sibling run on the same 300 scenes, with patch_rank 0.8: 1464 ->
     # 1496 found, misreads 28 -> 29).
-    patch_conf: float = 0.7
+    # Since session 54 the network is two (patch_model.ensemble), surer
+    # where both lean the same way: at 0.75 the spot searches take its
+    # readings from p = 0.8 on.  720p seeds 0-999 with the pair, found /
+    # right / misread: 0.7 5357 / 5296 / 61, 0.75 5371 / 5308 / 63, and
+    # with patch_pooled 0.98 as well 5381 / 5318 / 63 (the first network
+    # alone, 0.7 and 0.99: 5361 / 5296 / 65).
+    patch_conf: float = 0.75
     # Where the glyphs' ink is of no clear colour (between black and red:
     # a lamp's cast, blur mixing red ink with the paper), the glyph reader
     # declines, and the network may read alone at this: its suit names the
@@ -762,7 +768,10 @@ class Thresholds:
     # 0.98 23 and 2, at 0.99 10 and 0.  Over 1000 scenes, found / right /
     # misread: 720p 5301 / 5236 / 65 -> 0.98: 5334 / 5266 / 68, 0.99:
     # 5320 / 5255 / 65; 1080p 5698 / 5682 / 16 -> 0.99: 5699 / 5683 / 16.
-    patch_pooled: float = 0.99
+    # With the two whole-patch networks (session 54), 0.98: 720p 5371 /
+    # 5308 / 63 -> 5381 / 5318 / 63 (with patch_conf 0.7: 5357 / 5296 / 61
+    # -> 5368 / 5307 / 61).
+    patch_pooled: float = 0.98
     # ... and only where the whole-patch network gives its likeliest rank at
     # least this: the corners pooling read gave it 0.71 and more (the same
     # patches), and asking the glyph networks in full at every declined

@@ -32,6 +32,9 @@ from .glyph_model import bias_rows, conv_rows, pool_bias_relu, pooled_neighbours
 from .glyphs import RANKS, SUITS
 
 MODEL_PATH = Path(__file__).with_name("patch_model.npz")
+#: a second network of the same shape, trained apart on patches cut from
+#: generated frames alone: its probabilities are averaged with the first's
+SECOND_MODEL_PATH = Path(__file__).with_name("patch_model_frames.npz")
 RANK_CLASSES = (*RANKS, "junk")
 SUIT_CLASSES = SUITS
 IN_PPM = 2.0
@@ -126,17 +129,24 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return z
 
 
-@functools.cache
-def _net() -> PatchNet | None:
-    if not MODEL_PATH.exists():
-        return None
-    d = np.load(MODEL_PATH)
+def load(path: Path) -> PatchNet:
+    """A network from its weights file (patch_train.export's layout)."""
+    d = np.load(path)
     return PatchNet({k: d[k].astype(np.float32) for k in d.files})
+
+
+@functools.cache
+def _nets() -> tuple[PatchNet, ...]:
+    """The shipped networks: none without the main weights; the second
+    (SECOND_MODEL_PATH) only beside them."""
+    if not MODEL_PATH.exists():
+        return ()
+    return tuple(load(p) for p in (MODEL_PATH, SECOND_MODEL_PATH) if p.exists())
 
 
 def available() -> bool:
     """True when the trained weights are present."""
-    return _net() is not None
+    return bool(_nets())
 
 
 def patch_probs(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -147,5 +157,17 @@ def patch_probs(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def input_probs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """patch_probs of the network input ``x`` (patch_inputs), for a caller
-    that looks at the input too."""
-    return _net().probs(x)
+    that looks at the input too.  With the second network present, the
+    two networks' geometric mean (ensemble)."""
+    nets = _nets()
+    if len(nets) == 1:
+        return nets[0].probs(x)
+    out = [net.probs(x) for net in nets]
+    return ensemble([r for r, _ in out]), ensemble([s for _, s in out])
+
+
+def ensemble(probs: list[np.ndarray]) -> np.ndarray:
+    """Networks' probabilities (each N x classes) -> their geometric mean,
+    renormalised per row."""
+    z = np.exp(sum(np.log(np.maximum(p, 1e-12)) for p in probs) / len(probs))
+    return (z / z.sum(axis=1, keepdims=True)).astype(np.float32)
