@@ -44,7 +44,7 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 def _patch_plain(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """One patch_inputs input (2 x H x W) -> (rank, suit) probabilities: the
     shipped networks' (the second beside the first, when present): their
-    geometric mean, renormalised."""
+    geometric mean, the second weighted patch_model.SECOND_WEIGHT, renormalised."""
     out = []
     for path in (patch_model.MODEL_PATH, patch_model.SECOND_MODEL_PATH):
         if not path.exists():
@@ -60,7 +60,11 @@ def _patch_plain(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _geometric_mean(probs: list[np.ndarray]) -> np.ndarray:
-    z = np.prod(probs, axis=0) ** (1 / len(probs))
+    """The first network's probabilities, or both networks' weighted geometric mean."""
+    if len(probs) == 1:
+        return probs[0]
+    w = patch_model.SECOND_WEIGHT
+    z = probs[0] ** (1 - w) * probs[1] ** w
     return z / z.sum()
 
 

@@ -726,10 +726,13 @@ class Thresholds:
     # 1496 found, misreads 28 -> 29).
     # Since session 54 the network is two (patch_model.ensemble), surer
     # where both lean the same way: at 0.75 the spot searches take its
-    # readings from p = 0.8 on.  720p seeds 0-999 with the pair, found /
-    # right / misread: 0.7 5357 / 5296 / 61, 0.75 5371 / 5308 / 63, and
-    # with patch_pooled 0.98 as well 5381 / 5318 / 63 (the first network
-    # alone, 0.7 and 0.99: 5361 / 5296 / 65).
+    # readings from p = 0.8 on.  720p seeds 0-999, found / right / misread:
+    # the first network alone (0.7, patch_pooled 0.99) 5361 / 5296 / 65;
+    # the pair weighted half and half, 0.7 5357 / 5296 / 61, 0.75 5371 /
+    # 5308 / 63, with patch_pooled 0.98 5381 / 5318 / 63 (but 9 fewer of
+    # the third-party decks' cards: bench/vision_decks.py); the second
+    # weighted a third (shipped), 0.75 and 0.98 5394 / 5325 / 69 (the decks
+    # 1620 / 1603 / 17 against 1619 / 1603 / 16).
     patch_conf: float = 0.75
     # Where the glyphs' ink is of no clear colour (between black and red:
     # a lamp's cast, blur mixing red ink with the paper), the glyph reader
@@ -768,9 +771,10 @@ class Thresholds:
     # 0.98 23 and 2, at 0.99 10 and 0.  Over 1000 scenes, found / right /
     # misread: 720p 5301 / 5236 / 65 -> 0.98: 5334 / 5266 / 68, 0.99:
     # 5320 / 5255 / 65; 1080p 5698 / 5682 / 16 -> 0.99: 5699 / 5683 / 16.
-    # With the two whole-patch networks (session 54), 0.98: 720p 5371 /
-    # 5308 / 63 -> 5381 / 5318 / 63 (with patch_conf 0.7: 5357 / 5296 / 61
-    # -> 5368 / 5307 / 61).
+    # With the two whole-patch networks (session 54), 0.98: 720p, half and
+    # half, 5371 / 5308 / 63 -> 5381 / 5318 / 63 (with patch_conf 0.7: 5357
+    # / 5296 / 61 -> 5368 / 5307 / 61); the second weighted a third, 5386 /
+    # 5318 / 68 -> 5394 / 5325 / 69.
     patch_pooled: float = 0.98
     # ... and only where the whole-patch network gives its likeliest rank at
     # least this: the corners pooling read gave it 0.71 and more (the same
