@@ -42,20 +42,20 @@ def test_two_networks_ship_and_their_geometric_mean_is_the_reading():
     x = patch_model.patch_inputs(np.stack([p for p, _, _ in _drawn(7_000_002, n=6)]))
     (r1, s1), (r2, s2) = first.probs(x), second.probs(x)
     pr, ps = patch_model.input_probs(x)
-    assert np.allclose(pr, patch_model.ensemble([r1, r2]), atol=1e-6)
+    assert np.allclose(pr, patch_model.ensemble(r1, r2), atol=1e-6)
     assert patch_model.SECOND_WEIGHT == pytest.approx(1 / 3)
-    assert np.allclose(ps, patch_model.ensemble([s1, s2]), atol=1e-6)
+    assert np.allclose(ps, patch_model.ensemble(s1, s2), atol=1e-6)
     assert np.allclose(pr.sum(axis=1), 1, atol=1e-5) and np.allclose(ps.sum(axis=1), 1, atol=1e-5)
 
 
 def test_the_geometric_mean_is_sure_only_where_both_networks_lean_the_same_way():
     sure, torn = np.array([[0.96, 0.02, 0.02]]), np.array([[0.02, 0.96, 0.02]])
-    assert np.allclose(patch_model.ensemble([sure, sure]), sure)
+    assert np.allclose(patch_model.ensemble(sure, sure), sure)
     # the second network's share is a third: where it disagrees the first's 0.96 falls to about 0.74
-    assert 0.7 < patch_model.ensemble([sure, torn])[0, 0] < 0.8
-    assert patch_model.ensemble([sure, torn], second=0.5).max() < 0.5
+    assert 0.7 < patch_model.ensemble(sure, torn)[0, 0] < 0.8
+    assert patch_model.ensemble(sure, torn, weight=0.5).max() < 0.5
     # the first at 0.8, the second at 0.9: about 0.84, not the surer one's 0.9
-    both = patch_model.ensemble([np.array([[0.8, 0.1, 0.1]]), np.array([[0.9, 0.05, 0.05]])])[0]
+    both = patch_model.ensemble(np.array([[0.8, 0.1, 0.1]]), np.array([[0.9, 0.05, 0.05]]))[0]
     assert 0.82 < both[0] < 0.87
 
 

@@ -34,8 +34,8 @@ in the scenes.  The wider shipped network, on the same samples: rank 95.8
 the 1975 patches (1643), wrong on 65 of them (73); on seeds 500-599 both
 right 95.5 % (94.7 %).  It costs 0.47 ms a patch in numpy (0.29 ms).
 
-The second network (``patch_model_frames.npz``, session 54; averaged with
-the first by geometric mean, patch_model.ensemble) has the same shape and
+The second network (``patch_model_frames.npz``, session 54; read with the
+first by their weighted geometric mean, patch_model.ensemble) has the same shape and
 was trained apart, on frames' patches alone and on seeds no other weights
 used (two data runs at once, 25 minutes; 28 minutes of training with two
 threads):
