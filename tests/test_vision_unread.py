@@ -88,12 +88,13 @@ def test_anchor_is_where_a_reading_would_be_anchored():
     assert anchor(_look(0, (0, 0), (0, 1), (-1, 0))) == pytest.approx([-8, 5])
 
 
-@pytest.mark.parametrize("seed", [14, 18, 31, 35])
+@pytest.mark.parametrize("seed", [14, 31, 35])
 def test_generated_scenes_unknowns_lie_on_real_cards(seed, start_glyph_nets):
     """Scenes (seeds chosen where the reader declines staggered cards at 720p; seeds 14
     and 35 without a mat; 6 and 8 were, until the pip row beside the index read them,
-    7 and 17 until the whole-patch network learnt from frames' patches, and 94
-    until it was widened in session 31;
+    7 and 17 until the whole-patch network learnt from frames' patches, 94
+    until it was widened in session 31, and 18 until session 54's second
+    whole-patch network read its declined card;
     with the glyph networks of then, since the current ones read seed 35's)
     whose every unknown from declined corners lies on a card of the scene."""
     img, truth = render_scene(1280, 720, 4 + (seed % 9), seed=seed, mat=seed % 3 != 2)
@@ -156,12 +157,13 @@ def test_an_index_found_by_its_ink_alone_is_the_card_on_the_side_that_is_not_tab
     assert len(c.anchors) == 1
 
 
-@pytest.mark.parametrize("seed", [59, 89])
+@pytest.mark.parametrize("seed", [59])
 def test_a_card_shown_only_by_an_index_the_finder_declined_is_reported_unknown(seed):
     """720p scenes (seeds from session 39) where a card's index is seen, but no
     paper corner of its own, and the reader declines the patch the edge-free
     finder placed there: it was reported as nothing, and is now unknown at
-    its index, on a real card."""
+    its index, on a real card.  Seed 89 was one until session 54's second
+    whole-patch network read its card."""
     img, truth = render_scene(1280, 720, 4 + (seed % 9), seed=seed, mat=seed % 3 != 2)
     res = VisionPipeline().process(img)
     s = score(res, truth)
