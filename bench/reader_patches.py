@@ -8,7 +8,12 @@ The scenes are bench/vision.py's (and bench.vision_misses'); every corner found
 is sampled with both edge assignments, as the pipeline does.  A corner within
 4 mm of a face card's index corner whose index is uncovered is labelled with
 that card ("orient" says which assignment puts the short edge across the top and
-the long edge down, both pointing into the card);
+the long edge down, both pointing into the card); where two such corners meet
+(one card's index beside another's in a pile), with the card whose edges the
+corner runs along, and a corner that runs along neither is left out (until
+session 55 it was labelled with the last of them, and both its looks were junk
+to the patch networks' training: most of the patches of benchmark seeds 0-199
+the networks read as a card, sure and "wrong", were such right readings);
 a corner more than 10 mm from every card corner is a negative (anything read
 there would be a false card)."""
 
@@ -76,25 +81,34 @@ def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None,
         all_corners = np.array([p for c in truth.cards for p in c.corners_px]) if truth.cards else np.zeros((0, 2))
         for co in corners:
             p = plane.to_frame(np.array([co.point]))[0]
-            label, kind, edges = "", "neg", None
             d_all = np.linalg.norm(all_corners - p, axis=1).min() if len(all_corners) else 1e9
-            for card in truth.cards:
-                if card.kind != "face":
-                    continue
-                for c, vis in zip([0, 2, 1, 3], card.index_visible, strict=False):
-                    if vis and np.linalg.norm(card.corners_px[c] - p) < 4 * ppm:
-                        label, kind = f"{card.rank} {card.suit}", "card"
-                        edges = (card.corners_px[_SHORT[c]] - card.corners_px[c], card.corners_px[_LONG[c]] - card.corners_px[c])
-            if kind == "neg" and d_all < 10 * ppm:
+            # every face card whose uncovered index corner lies within 4 mm: where two cards'
+            # corners meet, the patch shows the one whose edges the corner runs along
+            near = [
+                (f"{card.rank} {card.suit}", (card.corners_px[_SHORT[c]] - card.corners_px[c], card.corners_px[_LONG[c]] - card.corners_px[c]))
+                for card in truth.cards
+                if card.kind == "face"
+                for c, vis in zip([0, 2, 1, 3], card.index_visible, strict=False)
+                if vis and np.linalg.norm(card.corners_px[c] - p) < 4 * ppm
+            ]
+            if not near and d_all < 10 * ppm:
                 continue  # near a card corner whose index is covered: neither
+            looks = ((co.d1, co.d2), (co.d2, co.d1))
+            fits = [next((label for label, edges in near if _runs_along(plane, co.point, p, u, v, edges)), None) for u, v in looks]
+            if near and not any(fits):
+                continue  # at an index, but along no edges of its card (another card's corner there): neither
             pair += 1
-            for u, v in ((co.d1, co.d2), (co.d2, co.d1)):
-                ok = False
-                if edges is not None:
-                    # both patch axes along the card's edges, pointing into it
-                    fu, fv = plane.to_frame(np.array([co.point + 10 * u, co.point + 10 * v])) - p
-                    ok = all(float(np.dot(f, e)) > 0.7 * np.linalg.norm(f) * np.linalg.norm(e) for f, e in zip((fu, fv), edges, strict=True))
-                yield CornerLook(i, img, plane, ppm, co.point, u, v, pair, label, kind, ok)
+            for (u, v), label in zip(looks, fits, strict=True):
+                # the other look at an index corner is that card the wrong way round
+                yield CornerLook(i, img, plane, ppm, co.point, u, v, pair, label or (fits[0] or fits[1] or ""), "card" if near else "neg", label is not None)
+
+
+def _runs_along(plane, point: np.ndarray, p: np.ndarray, u: np.ndarray, v: np.ndarray, edges) -> bool:
+    """Whether both patch axes (plane directions ``u`` and ``v`` at ``point``,
+    frame point ``p``) run along the card's edges (frame vectors: the short
+    one, then the long one), pointing into it."""
+    fu, fv = plane.to_frame(np.array([point + 10 * u, point + 10 * v])) - p
+    return all(float(np.dot(f, e)) > 0.7 * np.linalg.norm(f) * np.linalg.norm(e) for f, e in zip((fu, fv), edges, strict=True))
 
 
 def collect(n_scenes: int, seed0: int, size: tuple[int, int] | None = None, faces=None,
