@@ -399,23 +399,24 @@ def test_pooled_the_two_networks_read_where_each_alone_leans_but_is_not_sure():
 
 
 def test_a_card_each_network_alone_declines_is_read_pooled_in_a_frame(monkeypatch):
-    """720p bench scene 187: the queen of hearts is found only by the pooled
+    """720p bench scene 195: the jack of diamonds is found only by the pooled
     reading (every corner of it declined by the glyph reader and by the
     whole-patch networks alone).  Until session 54 this was scene 180's
     queen of spades, which the two whole-patch networks now read without
-    pooling."""
+    pooling; until session 55 scene 187's queen of hearts, which the
+    second network trained again leaves unread."""
     from vision import corner_index
     from vision.pipeline import VisionPipeline
     from vision.scene import render_scene
 
-    img, _ = render_scene(1280, 720, 4 + 187 % 9, seed=187, mat=True)
+    img, _ = render_scene(1280, 720, 4 + 195 % 9, seed=195, mat=True)
 
-    def queens():
-        return [s for s in VisionPipeline().process(img).sightings if s.kind == "card" and (s.rank, s.suit) == ("Q", "hearts")]
+    def jacks():
+        return [s for s in VisionPipeline().process(img).sightings if s.kind == "card" and (s.rank, s.suit) == ("J", "diamonds")]
 
-    assert len(queens()) == 1
+    assert len(jacks()) == 1
     monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(THRESHOLDS, patch_pooled=1.01))
-    assert queens() == []
+    assert jacks() == []
 
 
 def test_a_faint_jack_beside_a_card_edge_is_read_in_a_frame(monkeypatch):
