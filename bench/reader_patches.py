@@ -12,8 +12,8 @@ the long edge down, both pointing into the card); where two such corners meet
 (one card's index beside another's in a pile), with the card whose edges the
 corner runs along, and a corner that runs along neither is left out (until
 session 55 it was labelled with the last of them, and both its looks were junk
-to the patch networks' training: most of the patches of benchmark seeds 0-199
-the networks read as a card, sure and "wrong", were such right readings);
+to the patch networks' training: 20 of the 27 patches of benchmark seeds 0-199
+the networks read as a card, sure and "wrong", were at such corners);
 a corner more than 10 mm from every card corner is a negative (anything read
 there would be a false card)."""
 
@@ -98,9 +98,10 @@ def corner_looks(n_scenes: int, seed0: int, size: tuple[int, int] | None = None,
             if near and not any(fits):
                 continue  # at an index, but along no edges of its card (another card's corner there): neither
             pair += 1
+            card = fits[0] or fits[1] or ""  # the card at this corner ("" far from every card)
             for (u, v), label in zip(looks, fits, strict=True):
                 # the other look at an index corner is that card the wrong way round
-                yield CornerLook(i, img, plane, ppm, co.point, u, v, pair, label or (fits[0] or fits[1] or ""), "card" if near else "neg", label is not None)
+                yield CornerLook(i, img, plane, ppm, co.point, u, v, pair, label or card, "card" if near else "neg", label is not None)
 
 
 def _runs_along(plane, point: np.ndarray, p: np.ndarray, u: np.ndarray, v: np.ndarray, edges) -> bool:
