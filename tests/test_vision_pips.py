@@ -182,3 +182,34 @@ def test_bench_cards_lying_whole_are_read_by_their_pips(seed, rank, suit):
     assert not s.misread
     got = [x for x in result.sightings if x.kind == "card" and (x.rank, x.suit) == (rank, suit)]
     assert len(got) == 1 and got[0].confidence < 0.6  # the pips' reading, not the index's
+
+
+@pytest.mark.parametrize(
+    ("seed", "rank", "suit", "misread_as"),
+    [
+        (855, "10", "clubs", "spades"),  # read beside another card's index, lying on it whole
+        (900, "9", "clubs", "spades"),
+    ],
+)
+def test_a_card_lying_whole_whose_pips_contradict_it_is_unknown_not_misread(seed, rank, suit, misread_as):
+    """720p bench scenes where a number card on top of its pile was read from a
+    path that never looked at its pips (until session 56: misread); its face's
+    pips say another suit, so it is reported unknown with its outline."""
+    img, truth = render_scene(1280, 720, 4 + seed % 9, seed=seed, mat=seed % 3 != 2)
+    result = VisionPipeline().process(img)
+    assert not [x for x in result.sightings if x.kind == "card" and (x.rank, x.suit) == (rank, misread_as)]
+    card = next(c for c in truth.cards if (c.rank, c.suit) == (rank, suit))
+    ctr = card.corners_px.mean(axis=0)
+    assert any(x.kind == "unknown" and np.linalg.norm(np.mean(x.outline_px, axis=0) - ctr) < 20 for x in result.sightings)
+    assert not score(result, truth).misread
+
+
+def test_an_outline_gives_its_corner_and_the_short_edge_first():
+    """pipeline._outline_frame: whichever edge an outline starts along, the
+    face is sampled upright (the short edge as u)."""
+    upright = pl.card_outline(np.array([10.0, 20.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]))
+    sideways = np.roll(upright, -1, axis=0)[::-1]  # starts at the same corner, along the long edge
+    for outline in (upright, sideways):
+        point, u, v = pl._outline_frame(outline)
+        assert np.allclose(point, outline[0])
+        assert np.allclose(np.abs(u @ v), 0) and np.allclose(point + g.CARD_W * u + g.CARD_H * v, outline[2])

@@ -820,6 +820,8 @@ class VisionPipeline:
         found = _dedupe(found)
         overlapping = _overlapping(found)
         on_top = self._stack_evidence(frame, plane, found, overlapping, all_corners)
+        if read_pips:
+            found = _faces_agree(frame, plane, found, _above_sets(found, overlapping, on_top), blobs)
         sightings = self._finish(found, plane, cal is not None, overlapping, on_top)
         scale_clear = f / 4
         return FrameResult(
@@ -1548,12 +1550,10 @@ class VisionPipeline:
 
     def _finish(self, found: list[_Found], plane: Plane, metric: bool, overlapping: set[tuple[int, int]], on_top: set[tuple[int, int]]) -> list[Sighting]:
         n = len(found)
-        above = [set() for _ in range(n)]
+        above = _above_sets(found, overlapping, on_top)
         overlaps = [set() for _ in range(n)]
         for i, j in overlapping:
             overlaps[i].add(j)
-            if _lies_on(found[i], found[j]) or (i, j) in on_top:
-                above[i].add(j)
         level = [0] * n
         for _ in range(n):  # longest chain below each sighting
             changed = False
@@ -1954,6 +1954,52 @@ def _finder_known(found: list[_Found]) -> tuple[list[np.ndarray], list[np.ndarra
         else:
             outlines.append(x.outline)
     return outlines, anchors
+
+
+def _above_sets(found: list[_Found], overlapping: set[tuple[int, int]], on_top: set[tuple[int, int]]) -> list[set[int]]:
+    """For each sighting, the ones it lies on (Sighting.above): its outline
+    on theirs (_lies_on), or the stack evidence (``on_top``) says so."""
+    above: list[set[int]] = [set() for _ in found]
+    for i, j in overlapping:
+        if _lies_on(found[i], found[j]) or (i, j) in on_top:
+            above[i].add(j)
+    return above
+
+
+def _faces_agree(frame, plane: Plane, found: list[_Found], above: list[set[int]], blobs) -> list[_Found]:
+    """``found`` with every number card that no other sighting lies on, and
+    whose face's pips contradict its reading (vision.pip_check: the count,
+    the colour, or a surer suit), turned unknown.  Only corners on their own
+    paper region were checked against their pips when read; a card read from
+    an ink pair or beside another card's index (a pile's stagger) was not,
+    though it may lie whole on top (720p seeds 0-999: a 6 of clubs alone
+    read as an 8, a 10 of spades on a card read as clubs).  A card that
+    another lies on is skipped: its outline takes in the upper card's pips,
+    which can pass every test of vision.pips."""
+    under = {j for js in above for j in js}
+    out = []
+    for i, x in enumerate(found):
+        if x.kind == "card" and x.rank in NUMBER_RANKS and i not in under:
+            point, u, v = _outline_frame(x.outline)
+            ctr = _centre(x.outline)
+            own = [b for b in blobs if cv2.pointPolygonTest(np.float32(b.contour_plane).reshape(-1, 1, 2), (float(ctr[0]), float(ctr[1])), False) > 0]
+            if not own or max(pips.face_cover(x.outline, b.contour_plane) for b in own) < pips.PIPS.cover:
+                out.append(x)
+                continue
+            if pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, point, u, v)), x.rank, x.suit):
+                x = replace(x, kind="unknown", rank=None, suit=None)
+        out.append(x)
+    return out
+
+
+def _outline_frame(outline: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A card outline's first corner and its inward edge directions, the
+    short edge's first (card_outline's ``point``, ``u``, ``v``)."""
+    a, b, d = outline[0], outline[1], outline[3]
+    u, v = b - a, d - a
+    if np.hypot(*u) > np.hypot(*v):
+        u, v = v, u
+    return a, u / max(float(np.hypot(*u)), 1e-9), v / max(float(np.hypot(*v)), 1e-9)
 
 
 def _lies_on(a: _Found, b: _Found) -> bool:
