@@ -821,7 +821,7 @@ class VisionPipeline:
         overlapping = _overlapping(found)
         on_top = self._stack_evidence(frame, plane, found, overlapping, all_corners)
         if read_pips:
-            found = _faces_agree(frame, plane, found, _above_sets(found, overlapping, on_top), blobs)
+            found = _faces_agree(frame, plane, found, _above_sets(found, overlapping, on_top), blobs, self._memory)
         sightings = self._finish(found, plane, cal is not None, overlapping, on_top)
         scale_clear = f / 4
         return FrameResult(
@@ -1966,7 +1966,7 @@ def _above_sets(found: list[_Found], overlapping: set[tuple[int, int]], on_top: 
     return above
 
 
-def _faces_agree(frame, plane: Plane, found: list[_Found], above: list[set[int]], blobs) -> list[_Found]:
+def _faces_agree(frame, plane: Plane, found: list[_Found], above: list[set[int]], blobs, memory: ReadMemory | None = None) -> list[_Found]:
     """``found`` with every number card that no other sighting lies on, and
     whose face's pips contradict its reading (vision.pip_check: the count,
     the colour, or a surer suit), turned unknown.  Only corners on their own
@@ -1975,21 +1975,36 @@ def _faces_agree(frame, plane: Plane, found: list[_Found], above: list[set[int]]
     though it may lie whole on top (720p seeds 0-999: a 6 of clubs alone
     read as an 8, a 10 of spades on a card read as clubs).  A card that
     another lies on is skipped: its outline takes in the upper card's pips,
-    which can pass every test of vision.pips."""
+    which can pass every test of vision.pips.  ``memory``: the answer for
+    the same reading where the table did not change over the card since
+    (vision.read_memory; a hand moving elsewhere leaves it standing)."""
     under = {j for js in above for j in js}
     out = []
     for i, x in enumerate(found):
         if x.kind == "card" and x.rank in NUMBER_RANKS and i not in under:
             point, u, v = _outline_frame(x.outline)
-            ctr = _centre(x.outline)
-            own = [b for b in blobs if cv2.pointPolygonTest(np.float32(b.contour_plane).reshape(-1, 1, 2), (float(ctr[0]), float(ctr[1])), False) > 0]
-            if not own or max(pips.face_cover(x.outline, b.contour_plane) for b in own) < pips.PIPS.cover:
-                out.append(x)
-                continue
-            if pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, point, u, v)), x.rank, x.suit):
+            look = None if memory is None else _look(plane, point, u, v, g.CARD_W, g.CARD_H, ("face", x.rank, x.suit))
+            hit = None if look is None else memory.recall(look)
+            if hit is not None and hit[1] == (0, 1):
+                wrong = hit[0]
+            else:
+                wrong = _face_contradicts(frame, plane, x, point, u, v, blobs)
+                if look is not None:
+                    memory.keep(look, wrong)
+            if wrong:
                 x = replace(x, kind="unknown", rank=None, suit=None)
         out.append(x)
     return out
+
+
+def _face_contradicts(frame, plane: Plane, x: _Found, point: np.ndarray, u: np.ndarray, v: np.ndarray, blobs) -> bool:
+    """_faces_agree's test of one card: its face lies on the paper region
+    under its centre, and its pips contradict its reading."""
+    ctr = _centre(x.outline)
+    own = [b for b in blobs if cv2.pointPolygonTest(np.float32(b.contour_plane).reshape(-1, 1, 2), (float(ctr[0]), float(ctr[1])), False) > 0]
+    if not own or max(pips.face_cover(x.outline, b.contour_plane) for b in own) < pips.PIPS.cover:
+        return False
+    return pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, point, u, v)), x.rank, x.suit)
 
 
 def _outline_frame(outline: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
