@@ -1972,8 +1972,8 @@ def _faces_agree(frame, plane: Plane, found: list[_Found], above: list[set[int]]
     the colour, or a surer suit), turned unknown.  Only corners on their own
     paper region were checked against their pips when read; a card read from
     an ink pair or beside another card's index (a pile's stagger) was not,
-    though it may lie whole on top (720p seeds 0-999: a 6 of clubs alone
-    read as an 8, a 10 of spades on a card read as clubs).  A card that
+    though it may lie whole on top (720p seeds 0-999: a 9 of hearts lying
+    whole read as an 8, a 10 of clubs on another card read as spades).  A card that
     another lies on is skipped: its outline takes in the upper card's pips,
     which can pass every test of vision.pips.  ``memory``: the answer for
     the same reading where the table did not change over the card since
