@@ -820,9 +820,11 @@ class VisionPipeline:
         found = _dedupe(found)
         overlapping = _overlapping(found)
         on_top = self._stack_evidence(frame, plane, found, overlapping, all_corners)
+        # which lies on which does not change when a reading turns unknown (outlines and anchors stay)
+        above = _above_sets(found, overlapping, on_top)
         if read_pips:
-            found = _faces_agree(frame, plane, found, _above_sets(found, overlapping, on_top), blobs, self._memory)
-        sightings = self._finish(found, plane, cal is not None, overlapping, on_top)
+            found = _faces_agree(frame, plane, found, above, blobs, self._memory)
+        sightings = self._finish(found, plane, cal is not None, overlapping, above)
         scale_clear = f / 4
         return FrameResult(
             sightings,
@@ -1548,9 +1550,9 @@ class VisionPipeline:
                         break
         return on_top
 
-    def _finish(self, found: list[_Found], plane: Plane, metric: bool, overlapping: set[tuple[int, int]], on_top: set[tuple[int, int]]) -> list[Sighting]:
+    def _finish(self, found: list[_Found], plane: Plane, metric: bool, overlapping: set[tuple[int, int]], above: list[set[int]]) -> list[Sighting]:
+        """The sightings of ``found``; ``above``: _above_sets of them."""
         n = len(found)
-        above = _above_sets(found, overlapping, on_top)
         overlaps = [set() for _ in range(n)]
         for i, j in overlapping:
             overlaps[i].add(j)
@@ -2001,7 +2003,7 @@ def _face_contradicts(frame, plane: Plane, x: _Found, point: np.ndarray, u: np.n
     """_faces_agree's test of one card: its face lies on the paper region
     under its centre, and its pips contradict its reading."""
     ctr = _centre(x.outline)
-    own = [b for b in blobs if cv2.pointPolygonTest(np.float32(b.contour_plane).reshape(-1, 1, 2), (float(ctr[0]), float(ctr[1])), False) > 0]
+    own = [b for b in blobs if inside(ctr, b.contour_plane)]
     if not own or max(pips.face_cover(x.outline, b.contour_plane) for b in own) < pips.PIPS.cover:
         return False
     return pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, point, u, v)), x.rank, x.suit)
