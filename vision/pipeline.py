@@ -110,6 +110,11 @@ NOTCH_CHECK = 0.6
 #: a stacked index read from an ink spot (not a paper corner) at less than this confidence
 #: must read the same from a patch moved NOTCH_CHECK in (1080p bench scenes: 29 -> 22 misreads)
 SIBLING_SURE = 0.93
+#: reads a frame makes at most at stacked indices' rank spots, and at spots of a rank and suit run together
+SIBLING_TRIES = 40
+MERGED_SIBLING_TRIES = 20
+#: a merged spot's extents may be as small as this share of the read index's rank and suit together
+MERGED_SIBLING_SHRINK = 0.55
 #: mm down from a card's top edge the layout beside its index is looked at (vision.near_pip.contradicts_rank)
 LAYOUT_DEPTH = 40.0
 #: frame px per mm from which every declined corner is also read zoomed out,
@@ -1350,15 +1355,24 @@ class VisionPipeline:
             r, _ = self._read_at(frame, plane, opp, -u, -v)
             if r is not None and (r.rank, r.suit) == (reading.rank, reading.suit):
                 out.append(_Found("card", card_outline(point, u, v), [opp - 5 * u - 8 * v], r.confidence, r.rank, r.suit))
-        tried = 0
+        if len(centres) == 0 or len(all_centres) == 0:
+            return out
+        # each read card's spots to try: a rank glyph's (pick), and spots that
+        # are its rank and suit run together (merged); all rank glyphs first
+        plans = []
         for point, u, v, reading in sorted(reads, key=lambda r: -r[3].confidence):
             x, y, w, h = reading.rank_box
             cx = x + w / 2
             sx, sy, sw, sh = reading.suit_box
             scx = sx + sw / 2
+            # the rank and the suit together: the box a merged spot fills
+            mx0, mx1 = min(x, sx), max(x + w, sx + sw)
+            my0, my1 = min(y, sy), max(y + h, sy + sh)
+            mcx = (mx0 + mx1) / 2
             if u[0] * v[1] - u[1] * v[0] < 0:  # the patch was mirrored
                 cx = PATCH_W - cx
                 scx = PATCH_W - scx
+                mcx = PATCH_W - mcx
             ou, ov = cx / PATCH_PPM, (y + h / 2) / PATCH_PPM
             # where the suit sits from the rank's centre, and how far off a spot may be
             suit_off = (scx / PATCH_PPM - ou) * u + ((sy + sh / 2) / PATCH_PPM - ov) * v
@@ -1370,38 +1384,52 @@ class VisionPipeline:
             au, av = np.abs(u), np.abs(v)
             lo = 0.75 * (au * 0.25 * gh + av * gh) - 1.0
             hi = 1.3 * (au * 1.4 * gh + av * gh) + 1.0
-            if tried >= 40 or len(centres) == 0 or len(all_centres) == 0:
-                continue
             # the spots to try, all at once (a loop over every spot per read
             # cost more than the reads): of a rank's size, near the card read,
             # and, since an index is a rank over a suit, with an ink spot where
             # the suit would be (reading is the costly part)
-            near = ~np.any(spot_ext < lo, axis=1) & ~np.any(spot_ext > hi, axis=1) & (np.hypot(*(centres - point).T) <= 160)
+            close = np.hypot(*(centres - point).T) <= 160
+            near = ~np.any(spot_ext < lo, axis=1) & ~np.any(spot_ext > hi, axis=1) & close
             pick = np.flatnonzero(near)
             if len(pick):
                 suit_at = centres[pick] + suit_off
                 gap = np.sqrt(((suit_at[:, None, :] - all_centres[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
                 pick = pick[gap <= suit_tol]
-            for k in pick.tolist():
-                if tried >= 40:
-                    break
-                corner = centres[k] - ou * u - ov * v
-                if np.min(np.hypot(*(np.asarray(known) - corner).T)) < 8:
-                    continue
-                tried += 1
-                r, _ = self._read_at(frame, plane, corner, u, v)
-                known.append(corner)
-                if r is None or r.confidence < (SEALED_CONFIDENCE if on_table[k] else MIN_CONFIDENCE):
-                    continue
-                # same deck, same layout: the rank sits where it sat on the card we read
-                rx, ry, rw, rh = r.rank_box
-                if not 0.75 < rh / h < 1.33 or abs(ry - y) > 2.0 * PATCH_PPM:
-                    continue
-                # placed from an ink spot, not a paper corner: unless sure, read again placed a
-                # little differently, and the two must agree (as a notched corner's)
-                if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v)[0]):
-                    continue
-                out.append(_Found("card", card_outline(corner, u, v), [index_anchor(corner, u, v)], r.confidence * 0.95, r.rank, r.suit))
+            # at 720p a millimetre's gap is a pixel, and the rank and suit often
+            # run together into one spot: as large as the two together (the
+            # paper mask thins a small rank: down to MERGED_SIBLING_SHRINK of it),
+            # placed from its centre
+            both = au * (mx1 - mx0) / PATCH_PPM + av * (my1 - my0) / PATCH_PPM
+            merged = np.all(spot_ext >= MERGED_SIBLING_SHRINK * both - 1.0, axis=1) & np.all(spot_ext <= 1.25 * both + 1.0, axis=1) & close
+            merged[pick] = False
+            to_rank, to_both = ou * u + ov * v, mcx / PATCH_PPM * u + (my0 + my1) / 2 / PATCH_PPM * v
+            plans.append((u, v, y, h, [(k, to_rank, False) for k in pick.tolist()], [(k, to_both, True) for k in np.flatnonzero(merged).tolist()]))
+        tries = [0, 0]  # reads made from rank spots, from merged spots
+        for run_together in (False, True):
+            cap = MERGED_SIBLING_TRIES if run_together else SIBLING_TRIES
+            for u, v, y, h, ranks, both in plans:
+                for k, offset, is_merged in both if run_together else ranks:
+                    if tries[run_together] >= cap:
+                        break
+                    corner = centres[k] - offset
+                    if np.min(np.hypot(*(np.asarray(known) - corner).T)) < 8:
+                        continue
+                    tries[run_together] += 1
+                    r, _ = self._read_at(frame, plane, corner, u, v)
+                    known.append(corner)
+                    if r is None or r.confidence < (SEALED_CONFIDENCE if on_table[k] else MIN_CONFIDENCE):
+                        continue
+                    # same deck, same layout: the rank sits where it sat on the card we read (a
+                    # merged spot's centre places it less well: the mask thins a rank more than a suit)
+                    rx, ry, rw, rh = r.rank_box
+                    least, off = (0.65, 2.5) if is_merged else (0.75, 2.0)
+                    if not least < rh / h < 1.33 or abs(ry - y) > off * PATCH_PPM:
+                        continue
+                    # placed from an ink spot, not a paper corner: unless sure, read again placed a
+                    # little differently, and the two must agree (as a notched corner's)
+                    if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v)[0]):
+                        continue
+                    out.append(_Found("card", card_outline(corner, u, v), [index_anchor(corner, u, v)], r.confidence * 0.95, r.rank, r.suit))
         return out
 
     def _inner_paper(self, mask: np.ndarray, plane: Plane, outline: np.ndarray) -> float:
