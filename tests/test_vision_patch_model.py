@@ -436,3 +436,23 @@ def test_a_faint_jack_beside_a_card_edge_is_read_in_a_frame(monkeypatch):
     assert len(jacks()) == 1
     monkeypatch.setattr(corner_index, "INDEX_COLUMN_MM", 13.0)
     assert jacks() == []
+
+
+def test_both_whole_patch_networks_all_but_certain_read_where_the_glyph_networks_lean_elsewhere(monkeypatch):
+    """720p bench scene 100: the king of diamonds, which the two whole-patch
+    networks are sure of at 0.98 and the glyph networks take for another
+    card, is read by the whole-patch networks alone (Thresholds.patch_overrule,
+    session 57); before, the glyph networks had to name the same card and
+    the king was lost."""
+    from vision import corner_index
+    from vision.pipeline import VisionPipeline
+    from vision.scene import render_scene
+
+    img, _ = render_scene(1280, 720, 4 + 100 % 9, seed=100, mat=True)
+
+    def kings():
+        return [s for s in VisionPipeline().process(img).sightings if s.kind == "card" and (s.rank, s.suit) == ("K", "diamonds")]
+
+    assert len(kings()) == 1
+    monkeypatch.setattr(corner_index, "THRESHOLDS", dataclasses.replace(THRESHOLDS, patch_overrule=1.01))
+    assert kings() == []

@@ -782,6 +782,14 @@ class Thresholds:
     # corner had cost 2-4 % of a 12-card frame's CPU.  With it, 720p 5319 /
     # 5255 / 64 (the one reading it drops, scene 908's, was a misread).
     pooled_whole_rank: float = 0.5
+    # Where the glyph networks lean to another card (a thinned 9 cut as an
+    # 8), the whole-patch networks' reading stands alone at this (their
+    # ensemble's rank and suit; the ink's colour must be the suit's, as
+    # decide_patch asks).  720p seeds 0-999 (session 57), found / right /
+    # misread 5418 / 5353 / 65 -> 0.98: 5427 / 5361 / 66; 0.97: 5432 /
+    # 5365 / 67; 0.99: 5421 / 5356 / 65.  Asking the font templates to name
+    # the same card too (a third reader) left 2 of 0.97's 14 (one misread).
+    patch_overrule: float = 0.98
 
     def rank_stands(self, ev: Evidence, rank: str, p: float) -> bool:
         """Whether the glyph networks' likeliest ``rank`` (at ``p``) stands
@@ -811,7 +819,8 @@ def read_patch(patch: np.ndarray, refs: References | None = None, glyphs_of=None
     colour), or no index could be cut from glyph-sized ink, the whole-patch
     network may read alone when it is very sure, or, on glyphs that were
     cut, together with the glyph networks where both lean to the same card
-    (decide_pooled).  Without the
+    (decide_pooled), or alone where it is all but certain and the glyph
+    networks lean to another card (Thresholds.patch_overrule).  Without the
     networks' weights, the templates alone.  ``glyphs_of``: the pipeline's
     per-frame glyph cache, whose ``cut(patch)`` answers as
     :func:`cut_glyphs` does, so that a declined patch's glyphs are not cut
@@ -864,6 +873,9 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
     rank_p = ev.rank_p if ev.rank_p is not None else glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
     suit_p = ev.suit_p if ev.suit_p is not None else glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
     r = decide_patch(patch, gl, pr, ps, t, (rank_p, suit_p)) or decide_pooled(gl, pr, ps, rank_p, suit_p, t)
+    if r is None and t.patch_overrule <= 1:
+        # both whole-patch networks all but certain of one card the glyph networks do not name
+        r = decide_patch(patch, gl, pr, ps, dataclasses.replace(t, patch_rank=t.patch_overrule, patch_suit=t.patch_overrule))
     if r is None:
         return None, ev
     # a foreign court letter (the German and Russian jack) is an 8 to both
