@@ -1321,6 +1321,8 @@ class VisionPipeline:
         own (a staggered stack): look for the same index layout, in the same
         orientation, at every glyph-sized ink spot on the paper near a card
         already read.  The read index says where the rank sits from the corner.
+        Then, after every such spot, spots as large as the read index's rank
+        and suit together: at 720p the two often run into one spot.
         ``n_own``: holes from this row on are a light table's
         (light_table_holes), whose spots read only as sure as a sealed spot's."""
         if not reads:
@@ -1403,12 +1405,12 @@ class VisionPipeline:
             merged = np.all(spot_ext >= MERGED_SIBLING_SHRINK * both - 1.0, axis=1) & np.all(spot_ext <= 1.25 * both + 1.0, axis=1) & close
             merged[pick] = False
             to_rank, to_both = ou * u + ov * v, mcx / PATCH_PPM * u + (my0 + my1) / 2 / PATCH_PPM * v
-            plans.append((u, v, y, h, [(k, to_rank, False) for k in pick.tolist()], [(k, to_both, True) for k in np.flatnonzero(merged).tolist()]))
+            plans.append((u, v, y, h, [(k, to_rank) for k in pick.tolist()], [(k, to_both) for k in np.flatnonzero(merged).tolist()]))
         tries = [0, 0]  # reads made from rank spots, from merged spots
         for run_together in (False, True):
             cap = MERGED_SIBLING_TRIES if run_together else SIBLING_TRIES
             for u, v, y, h, ranks, both in plans:
-                for k, offset, is_merged in both if run_together else ranks:
+                for k, offset in both if run_together else ranks:
                     if tries[run_together] >= cap:
                         break
                     corner = centres[k] - offset
@@ -1422,7 +1424,7 @@ class VisionPipeline:
                     # same deck, same layout: the rank sits where it sat on the card we read (a
                     # merged spot's centre places it less well: the mask thins a rank more than a suit)
                     rx, ry, rw, rh = r.rank_box
-                    least, off = (0.65, 2.5) if is_merged else (0.75, 2.0)
+                    least, off = (0.65, 2.5) if run_together else (0.75, 2.0)
                     if not least < rh / h < 1.33 or abs(ry - y) > off * PATCH_PPM:
                         continue
                     # placed from an ink spot, not a paper corner: unless sure, read again placed a
