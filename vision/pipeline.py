@@ -112,9 +112,13 @@ NOTCH_CHECK = 0.6
 SIBLING_SURE = 0.93
 #: reads a frame makes at most at stacked indices' rank spots, and at spots of a rank and suit run together
 SIBLING_TRIES = 40
-MERGED_SIBLING_TRIES = 20
+MERGED_SIBLING_TRIES = 10
 #: a merged spot's extents may be as small as this share of the read index's rank and suit together
 MERGED_SIBLING_SHRINK = 0.55
+#: ... and lies within this many mm (plus MERGED_LINE_SLOPE of its distance) of a line
+#: along the read card's edges through its index
+MERGED_LINE_MM = 4.0
+MERGED_LINE_SLOPE = 0.15
 #: mm down from a card's top edge the layout beside its index is looked at (vision.near_pip.contradicts_rank)
 LAYOUT_DEPTH = 40.0
 #: frame px per mm from which every declined corner is also read zoomed out,
@@ -1405,6 +1409,11 @@ class VisionPipeline:
             merged = np.all(spot_ext >= MERGED_SIBLING_SHRINK * both - 1.0, axis=1) & np.all(spot_ext <= 1.25 * both + 1.0, axis=1) & close
             merged[pick] = False
             to_rank, to_both = ou * u + ov * v, mcx / PATCH_PPM * u + (my0 + my1) / 2 / PATCH_PPM * v
+            # a stagger's next index lies along the read card's edges from its own (steps
+            # off the line by up to MERGED_LINE_SLOPE of their length): not a pip or a picture
+            off = centres - (point + to_both)
+            across, down = np.abs(off @ u), np.abs(off @ v)
+            merged &= (across <= MERGED_LINE_MM + MERGED_LINE_SLOPE * down) | (down <= MERGED_LINE_MM + MERGED_LINE_SLOPE * across)
             plans.append((u, v, y, h, [(k, to_rank) for k in pick.tolist()], [(k, to_both) for k in np.flatnonzero(merged).tolist()]))
         tries = [0, 0]  # reads made from rank spots, from merged spots
         for run_together in (False, True):
