@@ -213,7 +213,10 @@ def test_misses_bench_gives_every_missed_card_one_finder_fate():
 def test_a_pair_where_a_tried_corner_put_its_index_is_read_last_and_only_when_sure(monkeypatch):
     # 720p bench scene 232: a corner tried and declined puts its index places
     # on another card's index, whose spots were skipped before session 41;
-    # the pair is now read after all others, at TRIED_CORNER_CONFIDENCE
+    # the pair is now read after all others, at TRIED_CORNER_CONFIDENCE.  Since session 57 the
+    # stacked-index search reads that card (the jack of clubs) first, from its rank and suit run
+    # together: left out here, to see the finder's part
+    monkeypatch.setattr(vp, "MERGED_SIBLING_TRIES", 0)
     seed = 232
     img, truth = render_scene(1280, 720, 4 + seed % 9, seed=seed, mat=seed % 3 != 2)
     (frame, plane, holes, mask, gray, *rest), kw = _finder_args(img)
