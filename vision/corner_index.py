@@ -782,8 +782,8 @@ class Thresholds:
     # corner had cost 2-4 % of a 12-card frame's CPU.  With it, 720p 5319 /
     # 5255 / 64 (the one reading it drops, scene 908's, was a misread).
     pooled_whole_rank: float = 0.5
-    # Where the glyph networks lean to another card (a thinned 9 cut as an
-    # 8), the whole-patch networks' reading stands alone at this (their
+    # Where the glyph networks lean to another card (at 720p most often
+    # another suit), the whole-patch networks' reading stands alone at this (their
     # ensemble's rank and suit; the ink's colour must be the suit's, as
     # decide_patch asks).  720p seeds 0-999 (session 57), found / right /
     # misread 5418 / 5353 / 65 -> 0.98: 5427 / 5361 / 66; 0.97: 5432 /
