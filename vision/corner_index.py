@@ -873,8 +873,9 @@ def read_patch_evidence(patch: np.ndarray, refs: References | None = None, glyph
     rank_p = ev.rank_p if ev.rank_p is not None else glyph_model.rank_probs(gl.rank_ink, gl.rank_view)
     suit_p = ev.suit_p if ev.suit_p is not None else glyph_model.suit_probs(gl.suit_ink, gl.suit_view)
     r = decide_patch(patch, gl, pr, ps, t, (rank_p, suit_p)) or decide_pooled(gl, pr, ps, rank_p, suit_p, t)
-    if r is None and t.patch_overrule <= 1:
-        # both whole-patch networks all but certain of one card the glyph networks do not name
+    if r is None and t.patch_overrule <= 1 and max(float(rank_p[len(RANKS) :].sum()), float(suit_p[-1])) <= t.net_junk:
+        # both whole-patch networks all but certain of one card the glyph networks do not
+        # name, but take for a card too (their junk, a sideways glyph, vetoes as in pooling)
         r = decide_patch(patch, gl, pr, ps, dataclasses.replace(t, patch_rank=t.patch_overrule, patch_suit=t.patch_overrule))
     if r is None:
         return None, ev
