@@ -785,10 +785,14 @@ class Thresholds:
     # Where the glyph networks lean to another card (at 720p most often
     # another suit), the whole-patch networks' reading stands alone at this (their
     # ensemble's rank and suit; the ink's colour must be the suit's, as
-    # decide_patch asks).  720p seeds 0-999 (session 57), found / right /
+    # decide_patch asks, and the glyph networks' junk at most net_junk, as
+    # decide_pooled asks).  720p seeds 0-999 (session 57), found / right /
     # misread 5418 / 5353 / 65 -> 0.98: 5427 / 5361 / 66; 0.97: 5432 /
     # 5365 / 67; 0.99: 5421 / 5356 / 65.  Asking the font templates to name
     # the same card too (a third reader) left 2 of 0.97's 14 (one misread).
+    # With the glyph networks' junk vetoing (a sideways glyph), 4 of 0.98's
+    # cards are left: with step 5's merged spots on a line, 5428 / 5361 /
+    # 67 -> 5424 / 5357 / 67.
     patch_overrule: float = 0.98
 
     def rank_stands(self, ev: Evidence, rank: str, p: float) -> bool:
