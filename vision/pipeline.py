@@ -1433,8 +1433,8 @@ class VisionPipeline:
                     # same deck, same layout: the rank sits where it sat on the card we read (a
                     # merged spot's centre places it less well: the mask thins a rank more than a suit)
                     rx, ry, rw, rh = r.rank_box
-                    least, off = (0.65, 2.5) if run_together else (0.75, 2.0)
-                    if not least < rh / h < 1.33 or abs(ry - y) > off * PATCH_PPM:
+                    least, reach = (0.65, 2.5) if run_together else (0.75, 2.0)
+                    if not least < rh / h < 1.33 or abs(ry - y) > reach * PATCH_PPM:
                         continue
                     # placed from an ink spot, not a paper corner: unless sure, read again placed a
                     # little differently, and the two must agree (as a notched corner's)
