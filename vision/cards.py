@@ -119,6 +119,15 @@ PAPER_MARGIN = 28.0
 PAPER_HEADROOM = 0.2
 
 
+#: paper is less saturated than this (HSV S).  A red rank's thin strokes, blurred into the
+#: paper round them, are pink at about 60-75 and count as paper, so the rank is no ink spot
+#: (1080p: of 12 cards missed in seeds 0-149, 9 red).  60 read 2 more cards right in 1080p
+#: seeds 0-249 (2 fewer misreads), but 22 fewer in 720p seeds 0-999 (6 more misreads): at
+#: 720p the strokes it gives back are fragments, or run into the suit.  Red hues alone held
+#: to 40 or 50 lost 12 and 2 cards at 1080p (docs/vision.md, session 58)
+PAPER_MAX_SAT = 75
+
+
 #: where every tile of the table is at least this saturated (HSV S: beige, wood, felt; not a
 #: white or grey cloth, nor the mat) ...
 TINTED_TABLE_SAT = 30
@@ -156,7 +165,7 @@ def _paper_mask_at(work: np.ndarray, bgv: np.ndarray, smooth: bool = True, tinte
         np.add(bgv, PAPER_MARGIN, out=bgv)
     thr = np.maximum(bgv, 90, out=bgv).astype(np.uint8)
     # cv2 compares instead of numpy boolean arrays: the same mask, a few times faster
-    mask = cv2.bitwise_and(cv2.compare(s, 75, cv2.CMP_LT), cv2.compare(v, thr, cv2.CMP_GT))
+    mask = cv2.bitwise_and(cv2.compare(s, PAPER_MAX_SAT, cv2.CMP_LT), cv2.compare(v, thr, cv2.CMP_GT))
     if neutral is not None:
         mask = cv2.bitwise_or(mask, neutral)
     if smooth:
