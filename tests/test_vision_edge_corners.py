@@ -49,6 +49,25 @@ def test_corners_already_known_are_not_found_again():
     assert len(find_edge_corners(img, plane, [p for p in box[:2] / 3.0])) == 2
 
 
+def test_with_the_paper_mask_only_edges_along_its_outline_give_corners():
+    """Off a light table only a card whose paper corner is notched is
+    wanted, and its edges run along the paper mask's outline: a grained or
+    checked table's own corners elsewhere (here a light square on the
+    table, no paper) are not looked for (edge_corners.PAPER_BAND_MM)."""
+    img = np.full((600, 800), 60, np.uint8)
+    card = cv2.boxPoints(((250.0, 300.0), (63 * 3.0, 88 * 3.0), 10.0))
+    cv2.fillConvexPoly(img, card.astype(np.int32), 235)
+    cv2.rectangle(img, (560, 200), (720, 400), 150, -1)  # the table's own pattern
+    paper = np.zeros_like(img)
+    cv2.fillConvexPoly(paper, card.astype(np.int32), 255)
+    plane = Plane(np.diag([1 / 3.0, 1 / 3.0, 1.0]), np.diag([3.0, 3.0, 1.0]), False)
+    assert len(find_edge_corners(img, plane, [])) == 8
+    corners = find_edge_corners(img, plane, [], paper=paper)
+    assert len(corners) == 4
+    for c in corners:
+        assert np.min(np.linalg.norm(card / 3.0 - c.point, axis=1)) < 2.0  # mm
+
+
 def test_a_light_untinted_table_is_told_from_others():
     """Such a table is searched in the scale search too (its paper is hardly found there)."""
     white = np.full((3, 4, 3), (214, 218, 220), np.uint8)
@@ -91,3 +110,20 @@ def test_cards_whose_rim_notches_their_paper_corner_are_found_by_their_edges_on_
     # at the 10's index (before edge corners were read unmirrored only)
     img, truth = render_scene(4000, 3000, 6, seed=1004, mat=False, faces=deck, background="black")
     assert not score(VisionPipeline().process(img), truth).misread
+
+
+def test_a_paris_decks_index_run_into_its_border_line_is_found_by_its_edges_at_720p():
+    """aisleriot/paris prints its rank 2.2 mm from the card's edge, inside a
+    black border line: at 720p the rank runs into the line and the line
+    into a dark table, so the paper corner is notched and the rank is no
+    hole in the paper.  The card's edges still meet there, and since
+    session 58 they are looked for along the paper's outline in every frame
+    off a light table, with a mat too (bench/vision_decks.py's scenes 5, no
+    mat, and 9, on the mat)."""
+    deck = installed_deck("aisleriot/paris")
+    for seed, label in ((5, "8S"), (9, "10S")):
+        img, truth = render_scene(1280, 720, 4 + seed % 9, seed=seed, mat=seed % 3 != 2, faces=deck)
+        result = VisionPipeline().process(img)
+        assert label in {x.label for x in result.sightings if x.kind == "card"}
+        assert not score(result, truth).misread
+        assert label not in {x.label for x in VisionPipeline(edge_corners=False).process(img).sightings}

@@ -44,12 +44,24 @@ MAX_CORNERS = 40
 #: index.  A guard: it changed no total of those benches
 MAX_RANK_TOP_MM = 10.0
 #: on a table that is not light and neutral (where the paper is found and an
-#: edge corner only adds a card whose paper corner is notched) a corner is
-#: read only where the frame gives at least this many px per mm: at 720p
-#: without a mat (about 1.5 px/mm) such corners read 3 cards right and 2
-#: wrong in 1000 scenes (both at confidence under 0.7), a corner placed a
-#: pixel off being a millimetre off there
+#: edge corner only adds a card whose paper corner is notched) a frame
+#: without a mat looks for corners everywhere, and reads them, only where it
+#: gives at least this many px per mm: at 720p without a mat (about 1.5
+#: px/mm) such corners read 3 cards right and 2 wrong in 1000 scenes (both
+#: at confidence under 0.7), a corner placed a pixel off being a millimetre
+#: off there.  Any other frame looks only along the paper's outline
+#: (PAPER_BAND_MM)
 NOTCHED_MIN_PX_PER_MM = 2.0
+#: off a light table, below NOTCHED_MIN_PX_PER_MM or with a mat, edges count
+#: only this far outside and inside the paper mask's outline (mm): the card
+#: edges wanted are those of a paper corner an index or a dark border line
+#: notches (the Paris decks print the rank 2.2 mm from the edge, inside a
+#: black line), and a checked or grained table's own edges, everywhere
+#: else, gave the frame's MAX_CORNERS and cost a 12-card 720p frame 1.46
+#: times its CPU.  With the band: 720p seeds 0-999 5424 / 5357 / 67 ->
+#: 5429 / 5362 / 67 (found / right / misread), aisleriot/paris 29 -> 34
+#: and kde/gm-paris 27 -> 32 of 62 (bench/vision_decks.py's 10 scenes)
+PAPER_BAND_MM = (4.0, 2.0)
 
 
 def light_neutral_table(bg_tiles: np.ndarray) -> bool:
@@ -59,14 +71,20 @@ def light_neutral_table(bg_tiles: np.ndarray) -> bool:
     return bool(bg_tiles.size) and float(np.median(bg_tiles.max(axis=2))) >= LIGHT_TABLE and not table_tinted(bg_tiles)
 
 
-def _segments(work_gray: np.ndarray, plane: Plane) -> np.ndarray:
-    """Straight edge segments of the work copy, as plane-mm end points (n, 2, 2)."""
+def _segments(work_gray: np.ndarray, plane: Plane, paper: np.ndarray | None = None) -> np.ndarray:
+    """Straight edge segments of the work copy, as plane-mm end points (n, 2, 2);
+    with ``paper`` (its paper mask) only of the edges within
+    :data:`PAPER_BAND_MM` of the paper's outline."""
     # the plane's scale at the middle of the work copy: px per plane mm
     h, w = work_gray.shape
     mid = np.array([[w / 2, h / 2], [w / 2 + 10, h / 2]], np.float32)
     pm = plane.to_plane(mid)
     px_per_mm = 10 / max(float(np.linalg.norm(pm[1] - pm[0])), 1e-6)
     edges = cv2.Canny(cv2.GaussianBlur(work_gray, (5, 5), 1.2), 20, 50)
+    if paper is not None:
+        outside, inside = (max(3, int(2 * mm * px_per_mm) | 1) for mm in PAPER_BAND_MM)
+        band = cv2.subtract(cv2.dilate(paper, np.ones((outside, outside), np.uint8)), cv2.erode(paper, np.ones((inside, inside), np.uint8)))
+        edges = cv2.bitwise_and(edges, band)
     min_len = max(8, int(MIN_EDGE_MM * px_per_mm))
     lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=max(8, min_len // 2), minLineLength=min_len, maxLineGap=max(2, int(1.5 * px_per_mm)))
     if lines is None:
@@ -75,11 +93,13 @@ def _segments(work_gray: np.ndarray, plane: Plane) -> np.ndarray:
     return plane.to_plane(ends.reshape(-1, 2)).reshape(-1, 2, 2)
 
 
-def find_edge_corners(work_gray: np.ndarray, plane: Plane, known: list[np.ndarray], near_known_mm: float = 8.0) -> list[Corner]:
+def find_edge_corners(work_gray: np.ndarray, plane: Plane, known: list[np.ndarray], near_known_mm: float = 8.0, paper: np.ndarray | None = None) -> list[Corner]:
     """Card corners where two straight edge segments meet at about a right
     angle (plane mm), away from ``known`` points (corners already read or
-    tried) by ``near_known_mm``; the ones with the longest edges first."""
-    segs = _segments(work_gray, plane)
+    tried) by ``near_known_mm``; the ones with the longest edges first.
+    ``paper``: the paper mask, off a light table, to look only along its
+    outline (:data:`PAPER_BAND_MM`)."""
+    segs = _segments(work_gray, plane, paper)
     n = len(segs)
     if n < 2:
         return []

@@ -723,18 +723,20 @@ class VisionPipeline:
             found.append(card)
             pair_found.append(card)
         light = cal is None and light_neutral_table(bg)
-        if self.edge_corners and (
-            light or (cal is None and read_pips and finest_px_per_mm(plane, frame.shape) >= NOTCHED_MIN_PX_PER_MM)
-        ):
+        if self.edge_corners and (light or read_pips):
             # corners of the cards' edges: on a white table nearly as bright as the cards their
             # paper is hardly found, and on any table a face whose rim or index reaches its edge
-            # leaves its paper corner notched; inside the scale search (no pips) only on a light table
+            # leaves its paper corner notched; inside the scale search (no pips) only on a light table.
+            # Off a light table, a frame without a mat at 2 px/mm or more looks everywhere (a phone
+            # photo); any other frame only along its paper's outline (edge_corners.PAPER_BAND_MM)
+            fine = cal is None and finest_px_per_mm(plane, frame.shape) >= NOTCHED_MIN_PX_PER_MM
             found += self._edge_corner_cards(
                 frame, plane, work_gray, found, all_corners, glyphs_of, refuted,
                 from_index=pair_found,
                 layout_mask=mask if read_pips else None,
-                min_px_per_mm=0.0 if light else NOTCHED_MIN_PX_PER_MM,
+                min_px_per_mm=NOTCHED_MIN_PX_PER_MM if fine and not light else 0.0,
                 unmirrored=not light,
+                paper=None if light or fine else mask,
             )
         # readings the cards' own pips contradicted, read again by another route, go before
         # the pips are read: such a reading kept the pips of its card from being looked at
@@ -1126,6 +1128,7 @@ class VisionPipeline:
         layout_mask=None,
         min_px_per_mm: float = 0.0,
         unmirrored: bool = False,
+        paper=None,
     ) -> list[_Found]:
         """Cards read at corners found from edge segments (:mod:`vision.edge_corners`):
         on a table nearly as bright as the cards, whose paper the mask misses,
@@ -1136,7 +1139,9 @@ class VisionPipeline:
         :data:`vision.edge_corners.MAX_RANK_TOP_MM` is: neither changed a
         benchmark's totals; what stopped a misread is ``unmirrored``).  Corners where the frame
         gives fewer than ``min_px_per_mm`` are not read; ``unmirrored``: only
-        in a face-up card's own index frame (:meth:`_read_corner`).  A corner
+        in a face-up card's own index frame (:meth:`_read_corner`); with
+        ``paper`` (the paper mask) only edges along its outline count
+        (:func:`vision.edge_corners.find_edge_corners`).  A corner
         on a card read already is not read, but the cards in ``from_index``
         (the edge-free finder's, read from an index alone) do not count: the
         rest of such a card may lie under others, and its outline then covers
@@ -1146,7 +1151,7 @@ class VisionPipeline:
         on_read = [x.outline for x in found if x.kind == "card" and not any(x is y for y in from_index)]
         known = [c.point for c in all_corners]
         out: list[_Found] = []
-        for c in find_edge_corners(work_gray, plane, known):
+        for c in find_edge_corners(work_gray, plane, known, paper=paper):
             if any(inside(c.point + 2 * (c.d1 + c.d2), o) for o in on_read):
                 continue  # on a card read already (its own edges, a court card's frame)
             if min_px_per_mm and frame_px_per_mm(plane, c.point) < min_px_per_mm:
