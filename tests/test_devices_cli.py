@@ -2,25 +2,20 @@
 ``companion devices list``; the firmware core stays MicroPython-friendly."""
 
 import ast
+import functools
 import pathlib
 import subprocess
 import sys
-import time
 
 from companion.cli import main
 from devices.link import Timing
 from devices.manager import DeviceManager
+from tests.support import waiting
 
 FIRMWARE = pathlib.Path(__file__).resolve().parents[1] / "devices" / "firmware"
 
 
-def wait_for(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return predicate()
+wait_for = functools.partial(waiting.wait_for, timeout=10.0, interval=0.01)
 
 
 def test_simulate_prints_paths_that_the_server_can_use():

@@ -1,6 +1,7 @@
 """The host link against the real firmware core over real ptys: handshake, every command,
 every event, every error code, and each fault of the line."""
 
+import functools
 import threading
 import time
 
@@ -12,17 +13,12 @@ from devices.ledstate import LedState
 from devices.link import BoardRefused, Link, LinkClosed, LinkTimeout, Timing
 from devices.protocol import ErrorCode, Frame, Msg, decode, parse_hello
 from devices.simulator import VirtualBoard
+from tests.support import waiting
 
 FAST = Timing(ack_timeout=0.15, retries=3, heartbeat=0.3)
 
 
-def wait_for(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
+wait_for = functools.partial(waiting.wait_for, timeout=5.0)
 
 
 class Inbox:

@@ -3,6 +3,7 @@
 Nothing here mocks a port: the virtual boards run the firmware core behind os.openpty().
 """
 
+import functools
 import os
 import threading
 import time
@@ -15,17 +16,12 @@ from devices.ledstate import LedState
 from devices.link import Timing
 from devices.manager import DeviceManager
 from devices.simulator import Simulator, VirtualBoard, standard_boards
+from tests.support import waiting
 
 FAST = Timing(ack_timeout=0.1, retries=2, heartbeat=0.3)
 
 
-def wait_for(predicate, timeout=8.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
+wait_for = functools.partial(waiting.wait_for, timeout=8.0)
 
 
 class Events:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 
 import cv2
 import numpy as np
@@ -22,22 +21,12 @@ import pytest
 from companion import qr
 from companion.config import TableSpec
 from tests.support.server import PIN, thread_server
+from tests.support.waiting import wait_for
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed"),
               pytest.mark.timeout(120)]
-
-
-def _soon(check, timeout: float = 15.0) -> bool:
-    """Whether ``check()`` holds within ``timeout`` seconds (polled): for what
-    the server does on its own thread after the page has shown its side."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +180,7 @@ def test_join_by_qr_seal_illegal_notice_reload_and_table_page(server, browser):
         # the server takes the new socket into the seat when it handles its join, a moment
         # after the page can show itself connected (a busy CI machine once saw the gap)
         assert phone.inner_text("#seat") == "Seat 1"
-        assert _soon(lambda: table.seat(0).sids and sid not in table.seat(0).sids)
+        assert wait_for(lambda: table.seat(0).sids and sid not in table.seat(0).sids, timeout=15.0, interval=0.05)
 
         # A physical illegal move announced by the referee: a banner on the table page and a notice on the phone.
         referee = server.server.hub.referee(table.id)
