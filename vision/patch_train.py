@@ -75,10 +75,11 @@ right and 27 wrong (the shipped pair: 1152 and 27).  At 720p and on the
 held-out decks it found a few more cards and misread more (720p seeds
 0-999 5429 / 5362 / 67 -> 5432 / 5359 / 73 found / right / misread; the
 decks 1721 / 1701 / 20 -> 1743 / 1714 / 29), and on their photos it
-found two fewer (518 / 516 / 2 -> 516 / 515 / 1), so it was not shipped: the label fix is not what the first
-network lacks.  In place of the second network (the shipped first
-two thirds; e0 at 0.75: 1155 right, 22 wrong) 720p read 5438 / 5362 /
-76, nine more cards found and all nine misread.
+found two fewer (518 / 516 / 2 -> 516 / 515 / 1), so it was not
+shipped: the label fix is not what the first network lacks.  In place
+of the second network (the shipped first two thirds; e0 at 0.75: 1155
+right, 22 wrong) 720p read 5438 / 5362 / 76, nine more cards found and
+all nine misread.
 
 It writes vision/patch_model.npz (or ``--out``).  Drawn samples are index patches as the
 reader gets them: a corner index drawn in a random deck design
