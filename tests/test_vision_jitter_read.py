@@ -164,3 +164,46 @@ def test_two_cards_square_on_each_other_each_read_twice_both_stand():
     sevens = [_read_at([100, 100], [1, 0], [0, 1], "7", "diamonds"), _read_at(far, [-1, 0], [0, -1], "7", "diamonds"),
               _read_at([101, 100], [1, 0], [0, 1], "7", "hearts")]
     assert len(_conflicting(sevens)) == 3
+
+
+def _sighting(point, u, v, rank: str, suit: str, confidence: float):
+    from vision.cards import card_outline
+    from vision.pipeline import _Found
+    from vision.unread import index_anchor
+
+    p, u, v = np.asarray(point, float), np.asarray(u, float), np.asarray(v, float)
+    return _Found("card", card_outline(p, u, v), [index_anchor(p, u, v)], confidence, rank, suit)
+
+
+@pytest.mark.parametrize("px_per_mm", [1.4, 2.4])
+def test_one_card_read_as_a_spade_and_as_a_club_is_kept_once_where_the_glyphs_are_small(px_per_mm):
+    """720p scenes 86, 419, 518, 527, 602, 813 and 864: a card's two index corners (or two
+    routes to one corner) read as a spade and as a club, reported as two cards.  The surer
+    reading stays with both places; at 1080p's scale the two readings stand (two cards)."""
+    from vision import geometry as g
+    from vision.pipeline import _one_card_spade_and_club
+
+    plane = Plane(np.eye(3), np.diag([px_per_mm, px_per_mm, 1.0]), False)
+    far = [100 + g.CARD_W, 100 + g.CARD_H]
+    small = px_per_mm < 2.0
+    # the two diagonal corners of one card
+    top = _sighting([100, 100], [1, 0], [0, 1], "8", "clubs", 0.9)
+    bottom = _sighting(far, [-1, 0], [0, -1], "8", "spades", 0.6)
+    kept = _one_card_spade_and_club([top, bottom], plane)
+    assert [x is top for x in kept] == ([True] if small else [True, False])
+    assert len(top.anchors) == (2 if small else 1)
+    # the same corner read by two routes
+    a, b = _sighting([100, 100], [1, 0], [0, 1], "A", "spades", 0.7), _sighting([101, 101], [1, 0], [0, 1], "A", "clubs", 0.8)
+    assert [x is b for x in _one_card_spade_and_club([a, b], plane)] == ([True] if small else [False, True])
+    # two cards laid almost square on each other: their indices a few millimetres apart
+    under = _sighting([100, 100], [1, 0], [0, 1], "3", "clubs", 0.9)
+    over = _sighting([107, 110], [1, 0], [0, 1], "3", "spades", 0.9)
+    assert len(_one_card_spade_and_club([under, over], plane)) == 2
+    # red suits, other ranks, a card beside: not this rule's
+    hearts, diamonds = _sighting([100, 100], [1, 0], [0, 1], "8", "hearts", 0.9), _sighting(far, [-1, 0], [0, -1], "8", "diamonds", 0.6)
+    assert len(_one_card_spade_and_club([hearts, diamonds], plane)) == 2
+    nine = _sighting(far, [-1, 0], [0, -1], "9", "spades", 0.6)
+    assert len(_one_card_spade_and_club([_sighting([100, 100], [1, 0], [0, 1], "8", "clubs", 0.9), nine], plane)) == 2
+    beside = _sighting([100 + g.CARD_W + 2, 100], [1, 0], [0, 1], "8", "spades", 0.6)
+    assert len(_one_card_spade_and_club([_sighting([100, 100], [1, 0], [0, 1], "8", "clubs", 0.9), beside], plane)) == 2
+    assert _one_card_spade_and_club([], plane) == []

@@ -225,6 +225,15 @@ class _Found:
     marker_mm: float = 0.0  # summed side of the markers read for it (plane mm): how much ink backs its id
 
 
+#: below this many frame pixels per mm a card read as a spade and as a club is one card
+#: (_one_card_spade_and_club): the 720p benchmark's cards lie at 1.0-1.8 px/mm, its suit
+#: glyphs 5-9 px tall, and most of its misreads are spades and clubs confused
+SPADE_CLUB_PX_PER_MM = 2.0
+#: two readings this close (plane mm) were read at one index place
+SAME_PLACE_MM = 4.0
+#: the indices of two cards laid almost square on each other lie at most about this far apart (plane mm)
+SQUARE_STACK_MM = 20.0
+
 #: a detected marker of at least this side (plane mm) is a card's centre marker, a smaller one a corner marker
 CENTRE_MARKER_MIN = (g.PRINTED_CENTRE_MARKER + g.PRINTED_CORNER_MARKER) / 2
 #: two printed-card outlines sharing at least this share of a card are one card: the lower of two cards
@@ -756,6 +765,7 @@ class VisionPipeline:
                 # not where the pips refuted the same reading: merged into its card, it would take it out with it
                 found += _not_refuted([card], refuted) if card is not None else []
         found = _merge_same_card(found)
+        found = _one_card_spade_and_club(found, plane)
         # printed cards and marked backs
         markers = self._markers(gray, frame, blobs, unread_blobs, plane, holes, f)
         marker_found = [m for m in (self._marker_sighting(mk, plane) for mk in markers) if m is not None]
@@ -2171,6 +2181,38 @@ def _merge_same_card(found: list[_Found]) -> list[_Found]:
         else:
             out.append(f)
     return out
+
+
+def _one_card_spade_and_club(found: list[_Found], plane: Plane) -> list[_Found]:
+    """``found`` with one card read as a spade and as a club kept once, as
+    the surer reading (with both readings' places).  Where an index's suit
+    glyph is a few pixels tall (under ``SPADE_CLUB_PX_PER_MM``) a spade and
+    a club differ by a point or a lobe, and the two index corners of one
+    card, or two routes to one corner, can read the two ways: two sightings
+    of one rank, one a spade and one a club, each read where the other's
+    card lies (or at one place, ``SAME_PLACE_MM``), are one card.  At 720p
+    (1000 benchmark scenes) all 12 such pairs were one card, the weaker
+    reading wrong in each.  Readings of two cards laid almost square on
+    each other lie a few millimetres apart (``SQUARE_STACK_MM``), and at
+    1080p, where such pairs were two cards (scenes 73 and 242, 1.8-2.4
+    px/mm), the glyphs are large enough to be told apart."""
+    cards = sorted((f for f in found if f.kind == "card" and f.suit in ("spades", "clubs")), key=lambda f: -f.confidence)
+    gone: list[_Found] = []
+    for i, a in enumerate(cards):
+        if any(a is x for x in gone):
+            continue
+        for b in cards[i + 1 :]:
+            if b.rank != a.rank or b.suit == a.suit or any(b is x for x in gone):
+                continue
+            apart = min(float(np.linalg.norm(x - y)) for x in a.anchors for y in b.anchors)
+            one_place = apart <= SAME_PLACE_MM
+            on_each_other = (
+                apart > SQUARE_STACK_MM and any(inside(x, b.outline) for x in a.anchors) and any(inside(y, a.outline) for y in b.anchors)
+            )
+            if (one_place or on_each_other) and frame_px_per_mm(plane, a.anchors[0]) < SPADE_CLUB_PX_PER_MM:
+                a.anchors += b.anchors
+                gone.append(b)
+    return [f for f in found if not any(f is x for x in gone)]
 
 
 def _not_refuted(found: list[_Found], refuted: list[tuple[np.ndarray, str, str]], within: float = 6.0) -> list[_Found]:
