@@ -225,9 +225,10 @@ class _Found:
     marker_mm: float = 0.0  # summed side of the markers read for it (plane mm): how much ink backs its id
 
 
-#: below this many frame pixels per mm a card read as a spade and as a club is one card
+#: below this many frame pixels per plane mm a card read as a spade and as a club is one card
 #: (_one_card_spade_and_club): the 720p benchmark's cards lie at 1.0-1.8 px/mm, its suit
-#: glyphs 5-9 px tall, and most of its misreads are spades and clubs confused
+#: glyphs 5-9 px tall, and most of its misreads are spades and clubs confused; 2.0, not 1.8,
+#: because without a mat the frame's scale is an estimate, often too large (docs/vision.md)
 SPADE_CLUB_PX_PER_MM = 2.0
 #: two readings this close (plane mm) were read at one index place
 SAME_PLACE_MM = 4.0
@@ -2192,10 +2193,10 @@ def _one_card_spade_and_club(found: list[_Found], plane: Plane) -> list[_Found]:
     of one rank, one a spade and one a club, each read where the other's
     card lies (or at one place, ``SAME_PLACE_MM``), are one card.  At 720p
     (1000 benchmark scenes) all 12 such pairs were one card, the weaker
-    reading wrong in each.  Readings of two cards laid almost square on
-    each other lie a few millimetres apart (``SQUARE_STACK_MM``), and at
-    1080p, where such pairs were two cards (scenes 73 and 242, 1.8-2.4
-    px/mm), the glyphs are large enough to be told apart."""
+    reading wrong in each.  At 1080p two of three such pairs were two
+    cards: readings of two cards laid almost square on each other lie a
+    few millimetres apart (scene 73, 13 mm: ``SQUARE_STACK_MM``), and at
+    2.3 px/mm (scene 242) the glyphs are large enough to be told apart."""
     cards = sorted((f for f in found if f.kind == "card" and f.suit in ("spades", "clubs")), key=lambda f: -f.confidence)
     gone: list[_Found] = []
     for i, a in enumerate(cards):
@@ -2204,7 +2205,7 @@ def _one_card_spade_and_club(found: list[_Found], plane: Plane) -> list[_Found]:
         for b in cards[i + 1 :]:
             if b.rank != a.rank or b.suit == a.suit or any(b is x for x in gone):
                 continue
-            apart = min(float(np.linalg.norm(x - y)) for x in a.anchors for y in b.anchors)
+            apart = min((float(np.linalg.norm(x - y)) for x in a.anchors for y in b.anchors), default=math.inf)
             one_place = apart <= SAME_PLACE_MM
             on_each_other = (
                 apart > SQUARE_STACK_MM and any(inside(x, b.outline) for x in a.anchors) and any(inside(y, a.outline) for y in b.anchors)
