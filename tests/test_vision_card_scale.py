@@ -109,21 +109,3 @@ def test_corners_at_one_point_or_not_a_number_say_nothing():
     same = _rect_corners(0, (0, 0), 1.0, which=(0,)) * 2
     assert facing_pairs([nan, *same]) == []
     assert card_scale([nan, *same]) is None
-
-
-def test_a_720p_frame_spanning_more_than_the_guess_is_read_at_its_own_scale():
-    """720p scene 206 without a mat: its cards lie at about 1.36 px/mm (the frame
-    spans some 940 mm), no card lies whole and the cards' edges give no scale,
-    so the frame-size guess (700 mm, 1.83 px/mm) was kept and three of its nine
-    readable cards read.  Read as spanning 930 mm too (pipeline.FARTHER), it
-    reads six, all right, and the scale kept is that one."""
-    from vision.evaluate import score
-    from vision.pipeline import FARTHER, VisionPipeline, guessed_scale
-    from vision.scene import render_scene
-
-    img, truth = render_scene(1280, 720, 4 + 206 % 9, seed=206, mat=False)
-    pipeline = VisionPipeline()
-    s = score(pipeline.process(img), truth)
-    assert s.misread == []
-    assert s.read == s.found == 6
-    assert pipeline._scale == pytest.approx(guessed_scale(img.shape, 1.0) * FARTHER[0])

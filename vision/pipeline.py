@@ -159,8 +159,6 @@ MIN_WHOLE_CARD_PX = 40.0
 GUESSED_SPAN_MM = 700.0
 #: and the frame is also read as spanning 1/k of that (about 350 and 175 mm: close-up photos)
 CLOSER = (2.0, 4.0)
-#: and as spanning 1/k of it where that is more: about 930 mm, a camera higher over a table
-FARTHER = (0.75,)
 #: frames between two such searches while none finds a card
 SCALE_SEARCH_EVERY = 30
 #: an unread paper region (an unknown card) is at most this many cards' lengths long
@@ -579,8 +577,7 @@ class VisionPipeline:
         (a close-up of a staggered pile, a fan) the scale is a guess that the
         frame spans about 700 mm, and in a close-up photo every index is then
         sampled far too small to read.  So the frame is read again as if it
-        spanned less (:data:`CLOSER`), or more (:data:`FARTHER`: a camera
-        higher over the table, its cards sampled too large), and the reading that finds the most
+        spanned less (:data:`CLOSER`), and the reading that finds the most
         cards wins (the guess on a tie); its scale is kept for the frames that
         follow.  A video with no card to read searches again only every
         :data:`SCALE_SEARCH_EVERY` frames.  Only the plane and what is found in
@@ -621,7 +618,7 @@ class VisionPipeline:
                 best, best_n, best_scale = r, _cards_read(r), guess * est
         elif est is not None and best_scale in (None, guess):
             best_scale = guess * est
-        for k in FARTHER + CLOSER:
+        for k in CLOSER:
             self._scale = guess * k
             r = self._process(frame, base, read_pips=False)
             n = _cards_read(r)
