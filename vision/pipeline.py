@@ -2198,12 +2198,12 @@ def _one_card_spade_and_club(found: list[_Found], plane: Plane) -> list[_Found]:
     few millimetres apart (scene 73, 13 mm: ``SQUARE_STACK_MM``), and at
     2.3 px/mm (scene 242) the glyphs are large enough to be told apart."""
     cards = sorted((f for f in found if f.kind == "card" and f.suit in ("spades", "clubs")), key=lambda f: -f.confidence)
-    gone: list[_Found] = []
+    gone: set[int] = set()  # id() of the weaker readings merged away
     for i, a in enumerate(cards):
-        if any(a is x for x in gone):
+        if id(a) in gone:
             continue
         for b in cards[i + 1 :]:
-            if b.rank != a.rank or b.suit == a.suit or any(b is x for x in gone):
+            if b.rank != a.rank or b.suit == a.suit or id(b) in gone:
                 continue
             apart = min((float(np.linalg.norm(x - y)) for x in a.anchors for y in b.anchors), default=math.inf)
             one_place = apart <= SAME_PLACE_MM
@@ -2212,8 +2212,8 @@ def _one_card_spade_and_club(found: list[_Found], plane: Plane) -> list[_Found]:
             )
             if (one_place or on_each_other) and frame_px_per_mm(plane, a.anchors[0]) < SPADE_CLUB_PX_PER_MM:
                 a.anchors += b.anchors
-                gone.append(b)
-    return [f for f in found if not any(f is x for x in gone)]
+                gone.add(id(b))
+    return [f for f in found if id(f) not in gone]
 
 
 def _not_refuted(found: list[_Found], refuted: list[tuple[np.ndarray, str, str]], within: float = 6.0) -> list[_Found]:
