@@ -159,6 +159,8 @@ MIN_WHOLE_CARD_PX = 40.0
 GUESSED_SPAN_MM = 700.0
 #: and the frame is also read as spanning 1/k of that (about 350 and 175 mm: close-up photos)
 CLOSER = (2.0, 4.0)
+#: and as spanning 1/k of it where that is more: about 930 mm, a camera higher over a table
+FARTHER = (0.75,)
 #: frames between two such searches while none finds a card
 SCALE_SEARCH_EVERY = 30
 #: an unread paper region (an unknown card) is at most this many cards' lengths long
@@ -618,7 +620,7 @@ class VisionPipeline:
                 best, best_n, best_scale = r, _cards_read(r), guess * est
         elif est is not None and best_scale in (None, guess):
             best_scale = guess * est
-        for k in CLOSER:
+        for k in (CLOSER if from_blobs else FARTHER + CLOSER):
             self._scale = guess * k
             r = self._process(frame, base, read_pips=False)
             n = _cards_read(r)
