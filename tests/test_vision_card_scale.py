@@ -109,3 +109,21 @@ def test_corners_at_one_point_or_not_a_number_say_nothing():
     same = _rect_corners(0, (0, 0), 1.0, which=(0,)) * 2
     assert facing_pairs([nan, *same]) == []
     assert card_scale([nan, *same]) is None
+
+
+def test_a_720p_frame_of_stacks_with_no_card_lying_whole_is_also_read_as_spanning_930_mm():
+    """720p without a mat (benchmark scene 827, plaid): 11 cards in stacks,
+    none lying whole, at 1.2 px/mm, and the cards' edges give no scale.  The
+    frame-size guess (700 mm, 1.83 px/mm) read 8 of them; read as spanning
+    930 mm too (pipeline.FARTHER), the search keeps that scale, and all 11
+    are read right."""
+    from vision.evaluate import score
+    from vision.pipeline import FARTHER, VisionPipeline, guessed_scale
+    from vision.scene import render_scene
+
+    img, truth = render_scene(1280, 720, 4 + 827 % 9, seed=827, mat=False)
+    pipe = VisionPipeline()
+    s = score(pipe.process(img), truth)
+    assert s.misread == []
+    assert s.read >= 10 and s.expected == 11
+    assert pipe._scale == pytest.approx(guessed_scale(img.shape, 1.0) * FARTHER[0])

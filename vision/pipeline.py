@@ -579,7 +579,10 @@ class VisionPipeline:
         (a close-up of a staggered pile, a fan) the scale is a guess that the
         frame spans about 700 mm, and in a close-up photo every index is then
         sampled far too small to read.  So the frame is read again as if it
-        spanned less (:data:`CLOSER`), and the reading that finds the most
+        spanned less (:data:`CLOSER`), or more (:data:`FARTHER`: a camera
+        higher over the table, its cards sampled too large; not where blobs
+        lying whole gave the scale: sheets of print then read as cards at
+        it), and the reading that finds the most
         cards wins (the guess on a tie); its scale is kept for the frames that
         follow.  A video with no card to read searches again only every
         :data:`SCALE_SEARCH_EVERY` frames.  Only the plane and what is found in
