@@ -121,6 +121,15 @@ MERGED_LINE_MM = 4.0
 MERGED_LINE_SLOPE = 0.15
 #: mm down from a card's top edge the layout beside its index is looked at (vision.near_pip.contradicts_rank)
 LAYOUT_DEPTH = 40.0
+#: the share of a card's face (pips.face_cover, not cut short) that must lie on its paper
+#: for the end-of-frame face check (_faces_agree).  Reading a number card by its pips asks
+#: for nearly all of it (pips.PIPS.cover, 0.97); a check that only ever turns a reading
+#: unknown, and only where the pips pass every test of vision.pips (a count's whole
+#: layout, centred and symmetric), may look past a finger over a corner: at 0.97 a 5 of
+#: diamonds read as a 6 under a fingertip (720p scene 487, 0.92 of its face on its paper)
+#: was never checked.  0.85 and 0.7 gave the same 1000 720p scenes, but at 0.7 1080p scenes
+#: 815 and 983 lost a right reading each (a hand or a back over the face hides pips)
+FACE_CHECK_COVER = 0.85
 #: frame px per mm from which every declined corner is also read zoomed out,
 #: not only one whose ink looks too large for the patch (oversized_index): at
 #: this resolution a patch covering ZOOM times as much still samples the
@@ -2061,10 +2070,10 @@ def _faces_agree(frame, plane: Plane, found: list[_Found], above: list[set[int]]
 
 def _face_contradicts(frame, plane: Plane, x: _Found, point: np.ndarray, u: np.ndarray, v: np.ndarray, blobs) -> bool:
     """_faces_agree's test of one card: its face lies on the paper region
-    under its centre, and its pips contradict its reading."""
+    under its centre (:data:`FACE_CHECK_COVER` of it), and its pips contradict its reading."""
     ctr = _centre(x.outline)
     own = [b for b in blobs if inside(ctr, b.contour_plane)]
-    if not own or max(pips.face_cover(x.outline, b.contour_plane) for b in own) < pips.PIPS.cover:
+    if not own or max(pips.face_cover(x.outline, b.contour_plane, quick=False) for b in own) < FACE_CHECK_COVER:
         return False
     return pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, point, u, v)), x.rank, x.suit)
 

@@ -114,12 +114,13 @@ class PipReading:
     confidence: float
 
 
-def face_cover(outline: np.ndarray, contour: np.ndarray, shrink: float = COVER_MARGIN_MM) -> float:
+def face_cover(outline: np.ndarray, contour: np.ndarray, shrink: float = COVER_MARGIN_MM, quick: bool = True) -> float:
     """The share of the card ``outline`` (plane mm, 4 corners), its corners
     moved ``shrink`` mm towards its centre, that lies inside the paper region ``contour``
     (plane mm): 1 when no other card or hand covers the face.  Rasterised at
-    1 px/mm over the outline's box; 0 at once when a corner of the shrunk
-    outline lies more than 5 mm off the paper."""
+    1 px/mm over the outline's box; with ``quick``, 0 at once when a corner of the shrunk
+    outline lies more than 5 mm off the paper (a caller asking for nearly all
+    of the face needs no count then; one that allows a finger over a corner does)."""
     outline = np.asarray(outline, np.float64)
     contour = np.asarray(contour, np.float64).reshape(-1, 2)
     if outline.shape != (4, 2) or len(contour) < 3 or not (np.isfinite(outline).all() and np.isfinite(contour).all()):
@@ -132,7 +133,7 @@ def face_cover(outline: np.ndarray, contour: np.ndarray, shrink: float = COVER_M
     inner = c + d * (1 - shrink / n)
     poly = contour.astype(np.float32).reshape(-1, 1, 2)
     # quick: a corner more than 5 mm off the paper leaves much of the face off it
-    if any(cv2.pointPolygonTest(poly, (x, y), True) < -5.0 for x, y in inner.tolist()):
+    if quick and any(cv2.pointPolygonTest(poly, (x, y), True) < -5.0 for x, y in inner.tolist()):
         return 0.0
     x0, y0 = np.floor(inner.min(axis=0)) - 1
     x1, y1 = np.ceil(inner.max(axis=0)) + 1
