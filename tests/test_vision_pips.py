@@ -209,7 +209,6 @@ def test_a_card_lying_whole_whose_pips_contradict_it_is_unknown_not_misread(seed
     assert not score(result, truth).misread
 
 
-
 def test_a_fingertip_over_a_corner_does_not_keep_a_face_from_being_checked():
     """720p bench scene 487 (light mat): a hand's fingertip lies over one
     corner of the 5 of diamonds, whose other index was read as the 6 of
@@ -225,6 +224,7 @@ def test_a_fingertip_over_a_corner_does_not_keep_a_face_from_being_checked():
     ctr = card.corners_px.mean(axis=0)
     assert any(x.kind == "unknown" and np.linalg.norm(np.mean(x.outline_px, axis=0) - ctr) < 20 for x in result.sightings)
     assert not score(result, truth).misread
+
 
 def test_an_outline_gives_its_corner_and_the_short_edge_first():
     """pipeline._outline_frame: whichever edge an outline starts along, the
