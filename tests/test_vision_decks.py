@@ -201,12 +201,11 @@ def test_a_four_colour_decks_yellow_diamonds_are_found_in_a_photo(monkeypatch):
     img, truth = render_scene(4000, 3000, 8, seed=1002, mat=False, faces=deck)
     s = score(VisionPipeline().process(img), truth)
     assert s.expected == 5 and s.found == 5 and not s.misread
-    art = deck("6", "diamonds")
-    ppm = art.shape[1] / 63
-    x0, y0, x1, y1 = (int(round(v * ppm)) for v in deck.index_box)
-    box = art[y0:y1, x0:x1]
-    ink = decklib._ink(box)
-    colour = np.median(box[..., :3][ink], axis=0) / (np.median(box[..., :3][~ink], axis=0) + 1)
+    # the index ink's colour as the reader measures it: a share of the paper's (white-balanced)
+    x0, y0, x1, y1 = (int(round(v * cardart.PX)) for v in deck.index_box)
+    corner = deck("6", "diamonds")[y0:y1, x0:x1]
+    box, ink = np.ascontiguousarray(corner[..., :3]), decklib._ink(corner)
+    colour = corner_index._ink_colour(box, ink, corner_index._paper_colour(box, ~ink))
     assert corner_index.redness_says(corner_index._redness(colour)) is None
     assert corner_index._colour_of(colour) is True
     monkeypatch.setattr(corner_index, "YELLOW_GREEN_OVER_BLUE", float("inf"))
