@@ -16,7 +16,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from . import geometry as g
-from . import glyph_model, near_pip, patch_model, pip_check, pips, read_memory
+from . import glyph_model, near_pip, patch_model, pip_check, pips, read_memory, stagger
 from .backs import face_margins, find_backs
 from .card_scale import card_scale
 from .cards import (
@@ -773,6 +773,9 @@ class VisionPipeline:
                 found.append(_Found("card", card_outline(c.point, u, v), [index_anchor(x.point, xu, xv) for x, xu, xv in looks], r.confidence, r.rank, r.suit))
         # number cards still unread whose first row of pips shows beside the index (vision.near_pip)
         found += self._near_pip_cards(frame, plane, declined, blobs, found, pair_declined, mask, glyphs_of) if read_pips else []
+        # cards a staggered run's even steps place where no ink spot marked their index (vision.stagger);
+        # after the pips: a card they read is not read again from a guessed place
+        found += self._stagger_gaps(frame, plane, found, glyphs_of) if read_pips else []
         # suits whose rank the paper mask lost, where no step above found their card (vision.lone_suits)
         if lone:
             for p in read_lone_suits(frame, plane, lone, *_finder_known(found), refs=self.refs, glyphs_of=glyphs_of, read_at=pair_read):
@@ -1030,9 +1033,12 @@ class VisionPipeline:
                 groups.append((ctr, [(c, u, v, patch)]))
         out = []
         for _, members in groups:
-            c, u, v, _ = members[0]
-            if pips.face_cover(card_outline(c.point, u, v), blobs[c.blob].contour_plane) < pips.PIPS.cover:
+            # the first look whose card lies on its paper region: looks at one card's corners place
+            # it a little apart, and one from a corner on another card's paper may lie off it
+            look = next((m for m in members if pips.face_cover(card_outline(m[0].point, m[1], m[2]), blobs[m[0].blob].contour_plane) >= pips.PIPS.cover), None)
+            if look is None:
                 continue
+            c, u, v, _ = look
             face = pips.read_face(pips.sample_face(frame, plane, c.point, u, v))
             evs = []
             if not face.why:
@@ -1471,6 +1477,43 @@ class VisionPipeline:
                     if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v)[0]):
                         continue
                     out.append(_Found("card", card_outline(corner, u, v), [index_anchor(corner, u, v)], r.confidence * 0.95, r.rank, r.suit))
+        return out
+
+    def _stagger_gaps(self, frame, plane: Plane, found: list[_Found], glyphs_of=None) -> list[_Found]:
+        """Cards of a staggered run that no step read, where the run's even
+        steps place one (:func:`vision.stagger.gap_corners`): read there and,
+        unless sure, again placed a little differently, the two agreeing (as
+        a sibling index is)."""
+        cards = []
+        for x in found:
+            if x.kind != "card" or x.rank is None or not x.anchors:
+                continue
+            o = x.outline
+            u, v = (o[1] - o[0]) / g.CARD_W, (o[3] - o[0]) / g.CARD_H
+            # an outline placed from its index corner (card_outline, or measured from the card's
+            # edges: a little off the card's size); a whole paper region's rectangle need not be
+            lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+            if not (0.85 < lu < 1.15 and 0.85 < lv < 1.15):
+                continue
+            u, v = u / lu, v / lv
+            if min(float(np.linalg.norm(a - index_anchor(o[0], u, v))) for a in x.anchors) > 2.0:
+                continue
+            cards.append((o[0], u, v))
+        known = [a for x in found for a in x.anchors]
+        out: list[_Found] = []
+        for places in stagger.gap_corners(cards):
+            if known and min(float(np.linalg.norm(index_anchor(*places[0]) - k)) for k in known) < READ_CARD_MM:
+                continue
+            for corner, u, v in places:
+                r, _ = self._read_at(frame, plane, corner, u, v, glyphs_of)
+                if r is None or r.confidence < MIN_CONFIDENCE:
+                    continue
+                if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v, glyphs_of)[0]):
+                    continue
+                at = index_anchor(corner, u, v)
+                out.append(_Found("card", card_outline(corner, u, v), [at], r.confidence * 0.95, r.rank, r.suit))
+                known.append(at)
+                break
         return out
 
     def _inner_paper(self, mask: np.ndarray, plane: Plane, outline: np.ndarray) -> float:
