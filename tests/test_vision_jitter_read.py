@@ -114,12 +114,26 @@ def test_pips_contradict_a_wrong_count_colour_or_suit_only(rank, suit, other):
     assert not pip_check.contradicts(face, "Q", other)  # court cards have no pips to count
 
 
+@needs_nets
+@pytest.mark.parametrize("rank,suit,other", [("6", "spades", "clubs"), ("8", "diamonds", "hearts"), ("3", "clubs", "spades")])
+def test_pips_name_their_suit_only_where_the_reading_is_wrong_in_its_suit_alone(rank, suit, other):
+    face = _face(rank, suit)
+    assert pip_check.pip_suit(face, rank, other) == suit  # the other suit of the colour: the pips' instead
+    assert pip_check.pip_suit(face, rank, suit) is None  # nothing wrong
+    assert pip_check.pip_suit(face, "9" if rank != "9" else "6", other) is None  # the count is wrong too
+    assert pip_check.pip_suit(face, rank, "hearts" if suit in ("spades", "clubs") else "spades") is None  # the colour
+    assert pip_check.pip_suit(face, "Q", other) is None
+
+
 def test_a_face_that_failed_the_pip_tests_says_nothing():
     assert not pip_check.contradicts(pips.PipFace(why="no pips"), "6", "spades")
     assert not pip_check.contradicts(pips.PipFace(), "6", "spades")
     nan = pips.PipFace(pips=tuple(pips.Pip(0, 0, 8, 8, np.zeros(5)) for _ in range(6)), red=False, suit_p=np.full(5, np.nan))
     assert not pip_check.contradicts(nan, "6", "spades")
     assert not pip_check.contradicts(nan, "6", "nonsense")
+    assert pip_check.pip_suit(pips.PipFace(why="no pips"), "6", "clubs") is None
+    assert pip_check.pip_suit(nan, "6", "clubs") is None
+    assert pip_check.pip_suit(nan, "6", "nonsense") is None
 
 
 def _read_at(point, u, v, rank: str, suit: str):

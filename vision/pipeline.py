@@ -130,6 +130,8 @@ LAYOUT_DEPTH = 40.0
 #: was never checked.  0.85 and 0.7 gave the same 1000 720p scenes, but at 0.7 1080p scenes
 #: 815 and 983 lost a right reading each (a hand or a back over the face hides pips)
 FACE_CHECK_COVER = 0.85
+#: the confidence of a reading whose suit its pips named (as vision.pips' readings: 0.55 of the pooled share at most)
+PIP_SUIT_CONFIDENCE = 0.55
 #: frame px per mm from which every declined corner is also read zoomed out,
 #: not only one whose ink looks too large for the patch (oversized_index): at
 #: this resolution a patch covering ZOOM times as much still samples the
@@ -2083,7 +2085,9 @@ def _above_sets(found: list[_Found], overlapping: set[tuple[int, int]], on_top: 
 def _faces_agree(frame, plane: Plane, found: list[_Found], above: list[set[int]], blobs, memory: ReadMemory | None = None) -> list[_Found]:
     """``found`` with every number card that no other sighting lies on, and
     whose face's pips contradict its reading (vision.pip_check: the count,
-    the colour, or a surer suit), turned unknown.  Only corners on their own
+    the colour, or a surer suit), turned unknown; or, where the pips agree
+    in all but the suit and name theirs as surely as a card read by its
+    pips (vision.pip_check.pip_suit), read in that suit.  Only corners on their own
     paper region were checked against their pips when read; a card read from
     an ink pair or beside another card's index (a pile's stagger) was not,
     though it may lie whole on top (720p seeds 0-999: a 9 of hearts lying
@@ -2100,25 +2104,30 @@ def _faces_agree(frame, plane: Plane, found: list[_Found], above: list[set[int]]
             look = None if memory is None else _look(plane, point, u, v, g.CARD_W, g.CARD_H, ("face", x.rank, x.suit))
             hit = None if look is None else memory.recall(look)
             if hit is not None and hit[1] == (0, 1):
-                wrong = hit[0]
+                wrong, suit = hit[0]
             else:
-                wrong = _face_contradicts(frame, plane, x, point, u, v, blobs)
+                wrong, suit = _face_contradicts(frame, plane, x, point, u, v, blobs)
                 if look is not None:
-                    memory.keep(look, wrong)
+                    memory.keep(look, (wrong, suit))
             if wrong:
-                x = replace(x, kind="unknown", rank=None, suit=None)
+                x = replace(x, suit=suit, confidence=PIP_SUIT_CONFIDENCE) if suit else replace(x, kind="unknown", rank=None, suit=None)
         out.append(x)
     return out
 
 
-def _face_contradicts(frame, plane: Plane, x: _Found, point: np.ndarray, u: np.ndarray, v: np.ndarray, blobs) -> bool:
-    """_faces_agree's test of one card: its face lies on the paper region
-    under its centre (:data:`FACE_CHECK_COVER` of it), and its pips contradict its reading."""
+def _face_contradicts(frame, plane: Plane, x: _Found, point: np.ndarray, u: np.ndarray, v: np.ndarray, blobs) -> tuple[bool, str | None]:
+    """_faces_agree's test of one card: whether its face lies on the paper
+    region under its centre (:data:`FACE_CHECK_COVER` of it) and its pips
+    contradict its reading; and the suit they name instead where only the
+    suit is wrong (vision.pip_check.pip_suit), else None."""
     ctr = _centre(x.outline)
     own = [b for b in blobs if inside(ctr, b.contour_plane)]
     if not own or max(pips.face_cover(x.outline, b.contour_plane, quick=False) for b in own) < FACE_CHECK_COVER:
-        return False
-    return pip_check.contradicts(pips.read_face(pips.sample_face(frame, plane, point, u, v)), x.rank, x.suit)
+        return False, None
+    face = pips.read_face(pips.sample_face(frame, plane, point, u, v))
+    if not pip_check.contradicts(face, x.rank, x.suit):
+        return False, None
+    return True, pip_check.pip_suit(face, x.rank, x.suit)
 
 
 def _outline_frame(outline: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
