@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .glyphs import NUMBER_RANKS, RED_SUITS, SUITS
-from .pips import PIPS, PipFace, PipThresholds, layout_ok
+from .pips import PIPS, PipFace, PipThresholds, layout_ok, sure_suit
 from .suit_decision import likeliest_suit
 
 
@@ -57,8 +57,7 @@ def pip_suit(face: PipFace, rank: str, suit: str, t: PipThresholds = PIPS) -> st
     """The suit a face's pips name instead of ``suit`` where they agree with
     the reading ``rank`` ``suit`` in all but the suit (the count is the rank,
     the colour the suit's), as surely as a card read by its pips must
-    (vision.pips.decide: ``t.suit`` of its colour's share, three pips in
-    four agreeing, little junk); else None.  At 720p the index's spade and
+    (vision.pips.sure_suit); else None.  At 720p the index's spade and
     club differ by a point or a lobe, the pips' by twice as many pixels."""
     if face.why or not face.pips or face.red is None or rank not in NUMBER_RANKS or suit not in SUITS:
         return None
@@ -66,9 +65,5 @@ def pip_suit(face: PipFace, rank: str, suit: str, t: PipThresholds = PIPS) -> st
         return None
     if face.count != int(rank) or face.red != (suit in RED_SUITS) or not layout_ok(face.pips, t.sym_mm, t.max_turn_deg):
         return None
-    si, share = likeliest_suit(face.suit_p, face.red)
-    if SUITS[si] == suit or share < t.suit or face.suit_p[-1] > 0.2:
-        return None
-    if sum(likeliest_suit(p.suit_p, face.red)[0] == si for p in face.pips) < t.suit_agree * face.count:
-        return None
-    return SUITS[si]
+    sure = sure_suit(face, t)
+    return None if sure is None or SUITS[sure[0]] == suit else SUITS[sure[0]]

@@ -443,12 +443,10 @@ def decide(face: PipFace, evs: list[Evidence], t: PipThresholds = PIPS) -> PipRe
     pr = index_rank_probs(evs)
     if pr is None or pr[ri] < t.index_rank or ri not in np.argsort(-pr)[:2]:
         return None
-    si, share = likeliest_suit(face.suit_p, face.red)
-    if share < t.suit or face.suit_p[-1] > 0.2:
+    sure = sure_suit(face, t)
+    if sure is None:
         return None
-    agree = sum(likeliest_suit(p.suit_p, face.red)[0] == si for p in face.pips)
-    if agree < t.suit_agree * face.count:
-        return None
+    si, share = sure
     ps = index_suit_probs(evs)
     if ps is None or suit_share(ps, face.red, si) < t.index_suit:
         return None
@@ -456,3 +454,17 @@ def decide(face: PipFace, evs: list[Evidence], t: PipThresholds = PIPS) -> PipRe
     if (suit in RED_SUITS) != face.red:
         return None
     return PipReading(rank, suit, float(0.55 * share))
+
+
+def sure_suit(face: PipFace, t: PipThresholds = PIPS) -> tuple[int, float] | None:
+    """The pooled pip suit (its SUITS index and share of the ink colour's)
+    where it is sure enough to read a card by: ``t.suit`` of the share,
+    little junk, and ``t.suit_agree`` of the pips' own likeliest suits the
+    same; else None.  A face with pips, of a colour, with suit
+    probabilities."""
+    si, share = likeliest_suit(face.suit_p, face.red)
+    if share < t.suit or face.suit_p[-1] > 0.2:
+        return None
+    if sum(likeliest_suit(p.suit_p, face.red)[0] == si for p in face.pips) < t.suit_agree * face.count:
+        return None
+    return si, share
