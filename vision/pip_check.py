@@ -41,7 +41,7 @@ def contradicts(face: PipFace, rank: str, suit: str, t: PipCheck = PIP_CHECK) ->
     """Whether the pips of a face that passed vision.pips' tests (no ``why``)
     say the index reading ``rank`` ``suit`` is wrong.  A face that failed
     them says nothing."""
-    if face.why or not face.pips or face.red is None or rank not in NUMBER_RANKS or suit not in SUITS:
+    if not _says_something(face, rank, suit):
         return False
     if t.check_count and face.count != int(rank):
         return True
@@ -59,7 +59,7 @@ def pip_suit(face: PipFace, rank: str, suit: str, t: PipThresholds = PIPS) -> st
     the colour the suit's), as surely as a card read by its pips must
     (vision.pips.sure_suit); else None.  At 720p the index's spade and
     club differ by a point or a lobe, the pips' by twice as many pixels."""
-    if face.why or not face.pips or face.red is None or rank not in NUMBER_RANKS or suit not in SUITS:
+    if not _says_something(face, rank, suit):
         return None
     if face.suit_p is None or not np.all(np.isfinite(face.suit_p)):
         return None
@@ -67,3 +67,10 @@ def pip_suit(face: PipFace, rank: str, suit: str, t: PipThresholds = PIPS) -> st
         return None
     sure = sure_suit(face, t)
     return None if sure is None or SUITS[sure[0]] == suit else SUITS[sure[0]]
+
+
+def _says_something(face: PipFace, rank: str, suit: str) -> bool:
+    """Whether a face can be held against the reading ``rank`` ``suit``: it
+    passed vision.pips' tests with pips of one colour, and the reading is a
+    number card's."""
+    return not face.why and bool(face.pips) and face.red is not None and rank in NUMBER_RANKS and suit in SUITS

@@ -1474,33 +1474,37 @@ class VisionPipeline:
                     least, reach = (0.65, 2.5) if run_together else (0.75, 2.0)
                     if not least < rh / h < 1.33 or abs(ry - y) > reach * PATCH_PPM:
                         continue
-                    # placed from an ink spot, not a paper corner: unless sure, read again placed a
-                    # little differently, and the two must agree (as a notched corner's)
-                    if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v)[0]):
+                    # placed from an ink spot, not a paper corner
+                    if not self._placed_reading_stands(frame, plane, r, corner, u, v):
                         continue
                     out.append(_Found("card", card_outline(corner, u, v), [index_anchor(corner, u, v)], r.confidence * 0.95, r.rank, r.suit))
         return out
 
+    def _placed_reading_stands(self, frame, plane: Plane, r: IndexReading, corner: np.ndarray, u: np.ndarray, v: np.ndarray, glyphs_of=None) -> bool:
+        """Whether a reading at a patch placed from something other than a
+        paper corner (an ink spot, a run's step) stands: sure
+        (:data:`SIBLING_SURE`), or read the same from a patch moved
+        :data:`NOTCH_CHECK` mm in along both edges, as a notched corner's must."""
+        return r.confidence >= SIBLING_SURE or _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v, glyphs_of)[0])
+
     def _stagger_gaps(self, frame, plane: Plane, found: list[_Found], glyphs_of=None) -> list[_Found]:
         """Cards of a staggered run that no step read, where the run's even
-        steps place one (:func:`vision.stagger.gap_corners`): read there and,
-        unless sure, again placed a little differently, the two agreeing (as
-        a sibling index is)."""
+        steps place one (:func:`vision.stagger.gap_corners`): read there, the
+        reading standing as a sibling index's does (_placed_reading_stands)."""
         cards = []
         for x in found:
             if x.kind != "card" or x.rank is None or not x.anchors:
                 continue
             o = x.outline
-            u, v = (o[1] - o[0]) / g.CARD_W, (o[3] - o[0]) / g.CARD_H
             # an outline placed from its index corner (card_outline, or measured from the card's
             # edges: a little off the card's size); a whole paper region's rectangle need not be
-            lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+            lu, lv = float(np.linalg.norm(o[1] - o[0])) / g.CARD_W, float(np.linalg.norm(o[3] - o[0])) / g.CARD_H
             if not (0.85 < lu < 1.15 and 0.85 < lv < 1.15):
                 continue
-            u, v = u / lu, v / lv
-            if min(float(np.linalg.norm(a - index_anchor(o[0], u, v))) for a in x.anchors) > 2.0:
+            point, u, v = _outline_frame(o)
+            if min(float(np.linalg.norm(a - index_anchor(point, u, v))) for a in x.anchors) > 2.0:
                 continue
-            cards.append((o[0], u, v))
+            cards.append((point, u, v))
         known = [a for x in found for a in x.anchors]
         out: list[_Found] = []
         for places in stagger.gap_corners(cards):
@@ -1508,9 +1512,7 @@ class VisionPipeline:
                 continue
             for corner, u, v in places:
                 r, _ = self._read_at(frame, plane, corner, u, v, glyphs_of)
-                if r is None or r.confidence < MIN_CONFIDENCE:
-                    continue
-                if r.confidence < SIBLING_SURE and not _agrees(r, self._read_at(frame, plane, corner + NOTCH_CHECK * (u + v), u, v, glyphs_of)[0]):
+                if r is None or r.confidence < MIN_CONFIDENCE or not self._placed_reading_stands(frame, plane, r, corner, u, v, glyphs_of):
                     continue
                 at = index_anchor(corner, u, v)
                 out.append(_Found("card", card_outline(corner, u, v), [at], r.confidence * 0.95, r.rank, r.suit))
